@@ -1,0 +1,29 @@
+//! Compiles the wire contract in `proto/` with protox (no system `protoc`),
+//! writes the encoded descriptor set for gRPC reflection, and generates the
+//! prost messages and tonic service code.
+
+use std::{env, fs, path::PathBuf};
+
+use prost::Message;
+
+const PROTOS: &[&str] = &[
+    "proto/pips/v1/rules.proto",
+    "proto/pips/v1/state.proto",
+    "proto/pips/v1/events.proto",
+    "proto/pips/v1/engine.proto",
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("cargo:rerun-if-changed=proto");
+    let descriptors = protox::compile(PROTOS, ["proto"])?;
+    let out_dir = PathBuf::from(env::var("OUT_DIR")?);
+    fs::write(
+        out_dir.join("pips_descriptor.bin"),
+        descriptors.encode_to_vec(),
+    )?;
+    tonic_prost_build::configure()
+        .build_client(true)
+        .build_server(true)
+        .compile_fds(descriptors)?;
+    Ok(())
+}

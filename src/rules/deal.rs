@@ -1,0 +1,130 @@
+//! Dealing a hand and choosing who leads it, reproducibly from the game's
+//! seed and the hand number.
+
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use super::moves::Seat;
+use super::options::{LeadRule, Rules};
+use super::tile::{Tile, TileSet};
+
+/// The most seats any game has.
+pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
+
+/// A freshly dealt hand.
+pub struct Deal {
+    /// Each seat's tiles (seats beyond `players` are empty).
+    pub hands: [TileSet; MAX_SEATS],
+    /// The undealt tiles, next to draw first.
+    pub boneyard: Vec<Tile>,
+    /// The generator, positioned after the shuffle, for decisions by lot.
+    rng: ChaCha8Rng,
+}
+
+/// The generator for hand `hand_number` of the game seeded `seed`: the seed
+/// picks the ChaCha key and the hand number the stream, so every hand has
+/// its own independent, reproducible sequence.
+fn hand_rng(seed: u64, hand_number: u32) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(u64::from(hand_number));
+    rng
+}
+
+/// Shuffles the set and deals `rules.hand_size` tiles to each seat in turn.
+pub fn deal(rules: &Rules, players: u8, seed: u64, hand_number: u32) -> Deal {
+    let mut rng = hand_rng(seed, hand_number);
+    let mut tiles: Vec<Tile> = rules.tile_set().iter().collect();
+    tiles.shuffle(&mut rng);
+    let mut hands = [TileSet::EMPTY; MAX_SEATS];
+    let dealt = usize::from(rules.hand_size) * usize::from(players);
+    for (i, &tile) in tiles.iter().take(dealt).enumerate() {
+        hands[i % usize::from(players)].insert(tile);
+    }
+    let boneyard = tiles.split_off(dealt.min(tiles.len()));
+    Deal {
+        hands,
+        boneyard,
+        rng,
+    }
+}
+
+impl Deal {
+    /// Who leads under `rule`, and the tile they must lead if it is forced.
+    pub fn lead(&mut self, rule: LeadRule, players: u8) -> (Seat, Option<Tile>) {
+        match rule {
+            LeadRule::HighestDouble => {
+                let (seat, tile) = forced_lead(&self.hands[..usize::from(players)]);
+                (seat, Some(tile))
+            }
+            LeadRule::Lot => (self.rng.random_range(0..players), None),
+        }
+    }
+}
+
+/// The holder of the highest double and that double; if nobody holds a
+/// double, the holder of the heaviest tile (pip sum, then higher half).
+///
+/// Only the dealt hands count, never the boneyard. Every dealt hand holds at
+/// least one tile, so there is always an answer; an empty table gives seat 0
+/// and 0-0 (never reached: rules validation requires a hand size ≥ 1).
+pub fn forced_lead(hands: &[TileSet]) -> (Seat, Tile) {
+    let best = |tile: Tile| {
+        (
+            tile.is_double(),
+            if tile.is_double() {
+                (0, tile.high())
+            } else {
+                tile.weight()
+            },
+        )
+    };
+    hands
+        .iter()
+        .enumerate()
+        .flat_map(|(seat, hand)| hand.iter().map(move |tile| (seat, tile)))
+        .max_by_key(|&(_, tile)| best(tile))
+        .map(|(seat, tile)| (seat as Seat, tile))
+        .unwrap_or((0, Tile::new(0, 0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets::preset;
+
+    #[test]
+    fn deals_are_reproducible_and_differ_per_hand() {
+        let rules = preset("muggins").expect("muggins").rules(2, None);
+        let a = deal(&rules, 2, 42, 1);
+        let b = deal(&rules, 2, 42, 1);
+        let c = deal(&rules, 2, 42, 2);
+        assert_eq!(a.hands, b.hands);
+        assert_eq!(a.boneyard, b.boneyard);
+        assert_ne!(a.hands, c.hands);
+        assert_eq!(a.hands[0].len(), 7);
+        assert_eq!(a.hands[1].len(), 7);
+        assert_eq!(a.boneyard.len(), 14);
+        let all: TileSet = a.boneyard.iter().copied().collect();
+        assert_eq!(all.or(a.hands[0]).or(a.hands[1]), rules.tile_set());
+    }
+
+    #[test]
+    fn highest_double_leads_else_heaviest_tile() {
+        let hands = [
+            [Tile::new(6, 5), Tile::new(3, 3)].into_iter().collect(),
+            [Tile::new(4, 4), Tile::new(6, 6)]
+                .into_iter()
+                .collect::<TileSet>(),
+        ];
+        assert_eq!(forced_lead(&hands), (1, Tile::new(6, 6)));
+        let hands = [
+            [Tile::new(6, 3), Tile::new(1, 0)].into_iter().collect(),
+            [Tile::new(5, 4), Tile::new(2, 1)]
+                .into_iter()
+                .collect::<TileSet>(),
+        ];
+        // 6-3 and 5-4 both weigh 9: the higher half wins.
+        assert_eq!(forced_lead(&hands), (0, Tile::new(6, 3)));
+    }
+}

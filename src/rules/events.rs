@@ -1,0 +1,122 @@
+//! What happens while a move is applied, and how a hand or match ends.
+
+use super::layout::End;
+use super::moves::Seat;
+use super::tile::Tile;
+
+/// A side number (a seat, or a partnership).
+pub type Side = u8;
+
+/// How a match ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    /// `Side` won.
+    Winner(Side),
+    /// Nobody won.
+    Draw,
+}
+
+/// Why points were scored.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ScoreReason {
+    /// The ends total after a tile was placed.
+    Ends,
+    /// Going out.
+    Domino,
+    /// Winning a blocked hand.
+    Blocked,
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum HandEnd {
+    /// `Seat` placed its last tile.
+    Domino(Seat),
+    /// Nobody could place a tile or draw.
+    Blocked,
+}
+
+/// One thing that happened, in order.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Event {
+    /// A tile was placed; `ends_total` is the count after it.
+    TilePlayed {
+        /// Who placed it.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+        /// Where (`None` for the lead).
+        end: Option<End>,
+        /// The ends total after it.
+        ends_total: u32,
+    },
+    /// A tile was drawn.
+    TileDrawn {
+        /// Who drew.
+        seat: Seat,
+        /// What was drawn (hidden from other seats' views).
+        tile: Tile,
+    },
+    /// A seat passed.
+    Passed {
+        /// Who passed.
+        seat: Seat,
+    },
+    /// Points were added to a side.
+    PointsScored {
+        /// The side credited.
+        side: Side,
+        /// The seat that earned them, if one seat did.
+        seat: Option<Seat>,
+        /// How many (always positive).
+        points: i32,
+        /// Why.
+        reason: ScoreReason,
+    },
+    /// The hand ended.
+    HandEnded {
+        /// Which hand.
+        hand: u32,
+        /// How.
+        end: HandEnd,
+        /// The side that won it, if any.
+        winner: Option<Side>,
+        /// Pips left per seat.
+        pips: Vec<u32>,
+        /// Settlement per side.
+        settlement: Vec<i32>,
+    },
+    /// A new hand was dealt.
+    HandDealt {
+        /// Its number.
+        hand: u32,
+        /// Who leads it.
+        leader: Seat,
+        /// The tile that must lead, if forced.
+        required_lead: Option<Tile>,
+    },
+    /// The match ended.
+    MatchEnded {
+        /// How.
+        outcome: Outcome,
+        /// Final scores per side.
+        scores: Vec<i32>,
+    },
+}
+
+/// Where [`Game::play_unchecked_with`](super::Game::play_unchecked_with)
+/// reports events. `()` discards them, so simulations pay nothing.
+pub trait EventSink {
+    /// Records one event.
+    fn record(&mut self, event: Event);
+}
+
+impl EventSink for Vec<Event> {
+    fn record(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+impl EventSink for () {
+    fn record(&mut self, _event: Event) {}
+}

@@ -1,0 +1,74 @@
+//! Moves a seat can make.
+
+use std::fmt;
+
+use super::layout::End;
+use super::tile::Tile;
+
+/// A seat number, 0..players.
+pub type Seat = u8;
+
+/// A move by one seat.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// The seat making it.
+    pub seat: Seat,
+    /// What it does.
+    pub action: Action,
+}
+
+/// What a move does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Action {
+    /// Place `tile` at `end`; `end` is `None` for the lead of an empty layout.
+    Play {
+        /// The tile placed.
+        tile: Tile,
+        /// Where it goes.
+        end: Option<End>,
+    },
+    /// Draw the next tile of the boneyard.
+    Draw,
+    /// Pass the turn.
+    Pass,
+}
+
+impl Move {
+    /// `seat` places `tile` at `end` (`None` for a lead).
+    pub const fn play(seat: Seat, tile: Tile, end: Option<End>) -> Move {
+        Move {
+            seat,
+            action: Action::Play { tile, end },
+        }
+    }
+
+    /// `seat` draws.
+    pub const fn draw(seat: Seat) -> Move {
+        Move {
+            seat,
+            action: Action::Draw,
+        }
+    }
+
+    /// `seat` passes.
+    pub const fn pass(seat: Seat) -> Move {
+        Move {
+            seat,
+            action: Action::Pass,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.action {
+            Action::Play { tile, end: None } => write!(f, "seat {} leads {tile}", self.seat),
+            Action::Play {
+                tile,
+                end: Some(end),
+            } => write!(f, "seat {} plays {tile} on the {end:?} end", self.seat),
+            Action::Draw => write!(f, "seat {} draws", self.seat),
+            Action::Pass => write!(f, "seat {} passes", self.seat),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Points: the in-play count of the open ends and the settlement of a hand.
+
+use super::options::{BlockedOwnPips, HandRounding, InPlayScoring};
+
+/// `n` rounded to the nearest multiple of 5, halves up (12 → 10, 13 → 15).
+///
+/// ```
+/// use pips::rules::scoring::r5;
+/// assert_eq!([12, 13, 21, 22, 23, 24, 2, 3].map(r5), [10, 15, 20, 20, 25, 25, 0, 5]);
+/// ```
+pub const fn r5(n: u32) -> u32 {
+    5 * ((n + 2) / 5)
+}
+
+/// Points scored for an ends total of `total` after a tile is placed.
+///
+/// ```
+/// use pips::rules::{InPlayScoring, scoring::in_play_points};
+/// assert_eq!(in_play_points(InPlayScoring::FivesFace, 15), 15);
+/// assert_eq!(in_play_points(InPlayScoring::FivesAndThrees, 15), 8);
+/// assert_eq!(in_play_points(InPlayScoring::FivesFace, 12), 0);
+/// ```
+pub const fn in_play_points(scoring: InPlayScoring, total: u32) -> u32 {
+    if total == 0 {
+        return 0;
+    }
+    let fives = total % 5 == 0;
+    let threes = total % 3 == 0;
+    match scoring {
+        InPlayScoring::None => 0,
+        InPlayScoring::FivesFace => {
+            if fives {
+                total
+            } else {
+                0
+            }
+        }
+        InPlayScoring::FivesFifths => {
+            if fives {
+                total / 5
+            } else {
+                0
+            }
+        }
+        InPlayScoring::ThreesThirds => {
+            if threes {
+                total / 3
+            } else {
+                0
+            }
+        }
+        InPlayScoring::FivesAndThrees => {
+            (if fives { total / 5 } else { 0 }) + (if threes { total / 3 } else { 0 })
+        }
+    }
+}
+
+/// What the winner of a hand is credited with for the pips left in the
+/// opponents' hands (`opponents`, one entry per opponent seat).
+///
+/// ```
+/// use pips::rules::{HandRounding, scoring::opponents_points};
+/// assert_eq!(opponents_points(HandRounding::PerOpponent, &[12, 12]), 20);
+/// assert_eq!(opponents_points(HandRounding::Total, &[12, 12]), 25);
+/// ```
+pub fn opponents_points(rounding: HandRounding, opponents: &[u32]) -> u32 {
+    match rounding {
+        HandRounding::PerOpponent => opponents.iter().map(|&p| r5(p)).sum(),
+        HandRounding::Total => r5(opponents.iter().sum()),
+        HandRounding::None => opponents.iter().sum(),
+    }
+}
+
+/// What the winner of a blocked hand subtracts for its own side's hands
+/// (`own`, one entry per seat of the winning side).
+pub fn own_pips_penalty(rule: BlockedOwnPips, own: &[u32]) -> u32 {
+    match rule {
+        BlockedOwnPips::Rounded => own.iter().map(|&p| r5(p)).sum(),
+        BlockedOwnPips::Raw => own.iter().sum(),
+        BlockedOwnPips::Ignored => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_section_3_blocked_muggins_two_players() {
+        // Winner 7, loser 13 → r5(13) − r5(7) = 15 − 5 = 10.
+        let gained = opponents_points(HandRounding::PerOpponent, &[13]);
+        let lost = own_pips_penalty(BlockedOwnPips::Rounded, &[7]);
+        assert_eq!(gained - lost, 10);
+    }
+
+    #[test]
+    fn rules_section_3_fives_and_threes_table() {
+        let table = [
+            (3, 1),
+            (5, 1),
+            (6, 2),
+            (9, 3),
+            (10, 2),
+            (12, 4),
+            (15, 8),
+            (18, 6),
+            (20, 4),
+        ];
+        for (total, points) in table {
+            assert_eq!(
+                in_play_points(InPlayScoring::FivesAndThrees, total),
+                points,
+                "{total}"
+            );
+        }
+    }
+
+    #[test]
+    fn zero_never_scores() {
+        for scoring in [
+            InPlayScoring::FivesFace,
+            InPlayScoring::FivesFifths,
+            InPlayScoring::ThreesThirds,
+            InPlayScoring::FivesAndThrees,
+        ] {
+            assert_eq!(in_play_points(scoring, 0), 0);
+        }
+        assert_eq!(in_play_points(InPlayScoring::None, 20), 0);
+    }
+}

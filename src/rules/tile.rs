@@ -1,0 +1,269 @@
+//! Tiles and sets of tiles.
+//!
+//! A tile is an unordered pair of pip counts, stored larger half first. Every
+//! tile up to double-twelve has a fixed index (`high * (high + 1) / 2 + low`),
+//! so a set of tiles is a 128-bit mask and hands need no allocation.
+
+use std::fmt;
+
+/// The largest `max_pip` any set may have (double-twelve, 91 tiles).
+pub const MAX_PIP_LIMIT: u8 = 12;
+
+/// One domino, larger half first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Tile {
+    /// The larger half (or either half of a double).
+    high: u8,
+    /// The smaller half.
+    low: u8,
+}
+
+impl Tile {
+    /// The tile with halves `a` and `b`, in either order.
+    ///
+    /// ```
+    /// use pips::rules::Tile;
+    /// assert_eq!(Tile::new(4, 6), Tile::new(6, 4));
+    /// assert_eq!(Tile::new(4, 6).to_string(), "6-4");
+    /// ```
+    pub const fn new(a: u8, b: u8) -> Tile {
+        if a >= b {
+            Tile { high: a, low: b }
+        } else {
+            Tile { high: b, low: a }
+        }
+    }
+
+    /// The larger half.
+    pub const fn high(self) -> u8 {
+        self.high
+    }
+
+    /// The smaller half.
+    pub const fn low(self) -> u8 {
+        self.low
+    }
+
+    /// Both halves added up.
+    pub const fn pips(self) -> u32 {
+        self.high as u32 + self.low as u32
+    }
+
+    /// Whether both halves are equal.
+    pub const fn is_double(self) -> bool {
+        self.high == self.low
+    }
+
+    /// Whether one of the halves shows `pips`.
+    pub const fn has(self, pips: u8) -> bool {
+        self.high == pips || self.low == pips
+    }
+
+    /// The half opposite to one showing `pips` (for a tile that `has` it).
+    pub const fn other_half(self, pips: u8) -> u8 {
+        if self.high == pips {
+            self.low
+        } else {
+            self.high
+        }
+    }
+
+    /// Whether both halves are within a set whose highest half is `max_pip`.
+    pub const fn fits_set(self, max_pip: u8) -> bool {
+        self.high <= max_pip
+    }
+
+    /// The tile's fixed index (0..91 for halves up to 12).
+    pub const fn index(self) -> u32 {
+        self.high as u32 * (self.high as u32 + 1) / 2 + self.low as u32
+    }
+
+    /// The tile with a given index (inverse of [`Tile::index`]).
+    pub const fn from_index(index: u32) -> Tile {
+        let mut high = 0u32;
+        while (high + 1) * (high + 2) / 2 <= index {
+            high += 1;
+        }
+        let low = index - high * (high + 1) / 2;
+        Tile {
+            high: high as u8,
+            low: low as u8,
+        }
+    }
+
+    /// Heaviness used to pick a forced lead: pip sum, then the higher half.
+    pub const fn weight(self) -> (u32, u8) {
+        (self.pips(), self.high)
+    }
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.high, self.low)
+    }
+}
+
+/// A set of tiles as a bit mask over [`Tile::index`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct TileSet(u128);
+
+impl TileSet {
+    /// No tiles.
+    pub const EMPTY: TileSet = TileSet(0);
+
+    /// Every tile of the set whose highest half is `max_pip` (at most 12).
+    pub const fn full(max_pip: u8) -> TileSet {
+        let count = Tile::new(max_pip, max_pip).index() + 1;
+        if count >= 128 {
+            TileSet(u128::MAX)
+        } else {
+            TileSet((1u128 << count) - 1)
+        }
+    }
+
+    /// Every tile (up to double-twelve) showing `pips` on either half.
+    pub const fn showing(pips: u8) -> TileSet {
+        SHOWING[pips as usize]
+    }
+
+    /// Whether `tile` is in the set.
+    pub const fn contains(self, tile: Tile) -> bool {
+        self.0 & (1u128 << tile.index()) != 0
+    }
+
+    /// Adds `tile`; returns whether it was absent before.
+    pub fn insert(&mut self, tile: Tile) -> bool {
+        let bit = 1u128 << tile.index();
+        let was_absent = self.0 & bit == 0;
+        self.0 |= bit;
+        was_absent
+    }
+
+    /// Removes `tile`; returns whether it was present.
+    pub fn remove(&mut self, tile: Tile) -> bool {
+        let bit = 1u128 << tile.index();
+        let was_present = self.0 & bit != 0;
+        self.0 &= !bit;
+        was_present
+    }
+
+    /// Number of tiles.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set has no tiles.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Tiles in both sets.
+    pub const fn and(self, other: TileSet) -> TileSet {
+        TileSet(self.0 & other.0)
+    }
+
+    /// Tiles in either set.
+    pub const fn or(self, other: TileSet) -> TileSet {
+        TileSet(self.0 | other.0)
+    }
+
+    /// Tiles of `self` that are not in `other`.
+    pub const fn minus(self, other: TileSet) -> TileSet {
+        TileSet(self.0 & !other.0)
+    }
+
+    /// Sum of the pips of every tile.
+    pub fn pips(self) -> u32 {
+        self.iter().map(Tile::pips).sum()
+    }
+
+    /// The tiles, in index order (0-0, 1-0, 1-1, 2-0, …).
+    pub fn iter(self) -> TileSetIter {
+        TileSetIter(self.0)
+    }
+}
+
+impl FromIterator<Tile> for TileSet {
+    fn from_iter<I: IntoIterator<Item = Tile>>(iter: I) -> TileSet {
+        let mut set = TileSet::EMPTY;
+        for tile in iter {
+            set.insert(tile);
+        }
+        set
+    }
+}
+
+/// Iterator over a [`TileSet`], lowest index first.
+pub struct TileSetIter(u128);
+
+impl Iterator for TileSetIter {
+    type Item = Tile;
+
+    fn next(&mut self) -> Option<Tile> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Tile::from_index(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for TileSetIter {}
+
+/// `SHOWING[v]`: every tile with a half equal to `v`.
+const SHOWING: [TileSet; MAX_PIP_LIMIT as usize + 1] = {
+    let mut table = [TileSet::EMPTY; MAX_PIP_LIMIT as usize + 1];
+    let mut v = 0;
+    while v <= MAX_PIP_LIMIT {
+        let mut other = 0;
+        let mut mask = 0u128;
+        while other <= MAX_PIP_LIMIT {
+            mask |= 1u128 << Tile::new(v, other).index();
+            other += 1;
+        }
+        table[v as usize] = TileSet(mask);
+        v += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_are_a_bijection_up_to_double_twelve() {
+        let full = TileSet::full(MAX_PIP_LIMIT);
+        assert_eq!(full.len(), 91);
+        for (expected, tile) in full.iter().enumerate() {
+            assert_eq!(tile.index() as usize, expected);
+            assert!(tile.fits_set(MAX_PIP_LIMIT));
+        }
+        assert_eq!(TileSet::full(6).len(), 28);
+        assert_eq!(TileSet::full(9).len(), 55);
+    }
+
+    #[test]
+    fn showing_holds_every_tile_with_that_half() {
+        let in_six = TileSet::showing(5).and(TileSet::full(6));
+        assert_eq!(in_six.len(), 7);
+        assert!(in_six.iter().all(|t| t.has(5)));
+    }
+
+    #[test]
+    fn insert_and_remove_report_membership() {
+        let mut set = TileSet::EMPTY;
+        assert!(set.insert(Tile::new(6, 4)));
+        assert!(!set.insert(Tile::new(4, 6)));
+        assert_eq!(set.pips(), 10);
+        assert!(set.remove(Tile::new(6, 4)));
+        assert!(!set.remove(Tile::new(6, 4)));
+        assert!(set.is_empty());
+    }
+}
