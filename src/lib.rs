@@ -9,6 +9,8 @@
 //!   tracing, graceful shutdown) on a listener it is given.
 
 pub mod rules;
+pub mod server;
+pub mod service;
 
 /// Generated protobuf messages and the tonic service for `pips.v1`.
 pub mod proto {

@@ -502,17 +502,19 @@ impl Game {
         };
         let mut settlement = vec![0i32; usize::from(self.sides())];
         if let Some(side) = winner {
-            let (own, opponents): (Vec<(Seat, u32)>, Vec<(Seat, u32)>) = (0..self.players)
-                .zip(pips.iter().copied())
-                .partition(|&(seat, _)| self.side_of(seat) == side);
-            let opponents: Vec<u32> = opponents.into_iter().map(|(_, p)| p).collect();
+            let mut own = Vec::with_capacity(MAX_SEATS);
+            let mut opponents = Vec::with_capacity(MAX_SEATS);
+            for (seat, &p) in (0..self.players).zip(&pips) {
+                if self.side_of(seat) == side {
+                    own.push(p);
+                } else {
+                    opponents.push(p);
+                }
+            }
             let gained = opponents_points(self.rules.hand_rounding, &opponents);
             let lost = match end {
                 HandEnd::Domino(_) => 0,
-                HandEnd::Blocked => {
-                    let own: Vec<u32> = own.into_iter().map(|(_, p)| p).collect();
-                    own_pips_penalty(self.rules.blocked_own, &own)
-                }
+                HandEnd::Blocked => own_pips_penalty(self.rules.blocked_own, &own),
             };
             let points = i32::try_from(gained.saturating_sub(lost)).unwrap_or(i32::MAX);
             if let Some(slot) = settlement.get_mut(usize::from(side)) {

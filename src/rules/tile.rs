@@ -111,29 +111,48 @@ impl TileSet {
     /// No tiles.
     pub const EMPTY: TileSet = TileSet(0);
 
-    /// Every tile of the set whose highest half is `max_pip` (at most 12).
+    /// Every tile of the set whose highest half is `max_pip` (capped at 12).
     pub const fn full(max_pip: u8) -> TileSet {
-        let count = Tile::new(max_pip, max_pip).index() + 1;
-        if count >= 128 {
-            TileSet(u128::MAX)
+        let max_pip = if max_pip > MAX_PIP_LIMIT {
+            MAX_PIP_LIMIT
         } else {
-            TileSet((1u128 << count) - 1)
-        }
+            max_pip
+        };
+        let count = Tile::new(max_pip, max_pip).index() + 1;
+        TileSet((1u128 << count) - 1)
     }
 
     /// Every tile (up to double-twelve) showing `pips` on either half.
     pub const fn showing(pips: u8) -> TileSet {
-        SHOWING[pips as usize]
+        if pips > MAX_PIP_LIMIT {
+            TileSet::EMPTY
+        } else {
+            SHOWING[pips as usize]
+        }
+    }
+
+    /// The bit of `tile`; 0 for a tile beyond double-twelve, which no set
+    /// can hold (so such a tile is never contained, inserted or removed).
+    const fn bit(tile: Tile) -> u128 {
+        if tile.high > MAX_PIP_LIMIT {
+            0
+        } else {
+            1u128 << tile.index()
+        }
     }
 
     /// Whether `tile` is in the set.
     pub const fn contains(self, tile: Tile) -> bool {
-        self.0 & (1u128 << tile.index()) != 0
+        self.0 & TileSet::bit(tile) != 0
     }
 
-    /// Adds `tile`; returns whether it was absent before.
+    /// Adds `tile`; returns whether it was absent before. A tile beyond
+    /// double-twelve is not added and reports `false`.
     pub fn insert(&mut self, tile: Tile) -> bool {
-        let bit = 1u128 << tile.index();
+        let bit = TileSet::bit(tile);
+        if bit == 0 {
+            return false;
+        }
         let was_absent = self.0 & bit == 0;
         self.0 |= bit;
         was_absent
@@ -141,7 +160,7 @@ impl TileSet {
 
     /// Removes `tile`; returns whether it was present.
     pub fn remove(&mut self, tile: Tile) -> bool {
-        let bit = 1u128 << tile.index();
+        let bit = TileSet::bit(tile);
         let was_present = self.0 & bit != 0;
         self.0 &= !bit;
         was_present
@@ -265,5 +284,8 @@ mod tests {
         assert!(set.remove(Tile::new(6, 4)));
         assert!(!set.remove(Tile::new(6, 4)));
         assert!(set.is_empty());
+        assert!(!set.insert(Tile::new(200, 3)), "beyond double-twelve");
+        assert!(!set.contains(Tile::new(200, 3)));
+        assert!(TileSet::showing(13).is_empty());
     }
 }

@@ -1,0 +1,62 @@
+//! Builds and runs the server on a listener it is given: the engine, the
+//! gRPC health service, reflection (v1 and v1alpha, so every `grpcurl`
+//! version can list and describe with no proto files), request tracing and
+//! graceful shutdown. It never binds sockets itself, so tests run the real
+//! server on `127.0.0.1:0`.
+
+use std::future::Future;
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::Server;
+
+use crate::proto;
+use crate::proto::domino_engine_server::DominoEngineServer;
+use crate::service::Engine;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The reflection service could not read a descriptor set.
+    #[error("reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    /// The transport failed.
+    #[error("transport: {0}")]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// Serves on `listener` until `shutdown` completes, then finishes the calls
+/// in flight and returns.
+pub async fn run(
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServerError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<DominoEngineServer<Engine>>().await;
+
+    let descriptor_sets = [
+        proto::FILE_DESCRIPTOR_SET,
+        tonic_health::pb::FILE_DESCRIPTOR_SET,
+        tonic_types::pb::FILE_DESCRIPTOR_SET,
+    ];
+    let mut reflection_v1 = tonic_reflection::server::Builder::configure();
+    let mut reflection_v1alpha = tonic_reflection::server::Builder::configure();
+    for set in descriptor_sets {
+        reflection_v1 = reflection_v1.register_encoded_file_descriptor_set(set);
+        reflection_v1alpha = reflection_v1alpha.register_encoded_file_descriptor_set(set);
+    }
+
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "pips is serving");
+    }
+    Server::builder()
+        .trace_fn(|request| tracing::info_span!("rpc", path = %request.uri().path()))
+        .add_service(health_service)
+        .add_service(reflection_v1.build_v1()?)
+        .add_service(reflection_v1alpha.build_v1alpha()?)
+        .add_service(DominoEngineServer::new(Engine))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .await?;
+    tracing::info!("pips has shut down");
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! The one place where errors become gRPC statuses.
+//!
+//! Every status carries a `google.rpc.ErrorInfo` (domain `pips.v1`, reason =
+//! an `ErrorReason` name, metadata `field`) and, for INVALID_ARGUMENT, a
+//! `google.rpc.BadRequest` field violation. The message repeats the reason
+//! and field so that a plain `grpcurl` session shows them too.
+
+use std::collections::HashMap;
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::proto::ErrorReason;
+use crate::rules::{PlayError, RulesError, SetupError};
+
+/// The error domain in every `ErrorInfo`.
+pub const ERROR_DOMAIN: &str = "pips.v1";
+
+/// A refused request, before it becomes a [`Status`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ApiError {
+    /// INVALID_ARGUMENT or FAILED_PRECONDITION.
+    pub code: Code,
+    /// The `ErrorReason` name.
+    pub reason: ErrorReason,
+    /// The request field at fault (`state.hands[1].tiles[0]`), or empty.
+    pub field: String,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl ApiError {
+    /// A malformed request or inconsistent state.
+    pub fn invalid(
+        reason: ErrorReason,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ApiError {
+        ApiError {
+            code: Code::InvalidArgument,
+            reason,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A required field that is absent.
+    pub fn missing(field: impl Into<String>) -> ApiError {
+        let field = field.into();
+        let message = format!("{field} is required");
+        ApiError::invalid(ErrorReason::MissingField, field, message)
+    }
+
+    /// An error of the state found by the checked constructor, whose fields
+    /// are relative to the state at `prefix` in the request.
+    pub fn from_setup(error: SetupError, prefix: &str) -> ApiError {
+        let reason =
+            ErrorReason::from_str_name(error.reason()).unwrap_or(ErrorReason::InconsistentState);
+        ApiError::invalid(reason, join(prefix, &error.field()), error.to_string())
+    }
+
+    /// Options that cannot be played, found in `rules` at `prefix`.
+    pub fn from_rules(error: RulesError, prefix: &str) -> ApiError {
+        if error.option == "players" {
+            return ApiError::invalid(ErrorReason::PlayersNotAllowed, "players", error.message);
+        }
+        ApiError::invalid(
+            ErrorReason::InvalidRules,
+            join(prefix, error.option),
+            error.to_string(),
+        )
+    }
+}
+
+impl From<PlayError> for ApiError {
+    fn from(error: PlayError) -> ApiError {
+        ApiError {
+            code: if error.is_malformed() {
+                Code::InvalidArgument
+            } else {
+                Code::FailedPrecondition
+            },
+            reason: ErrorReason::from_str_name(error.reason()).unwrap_or(ErrorReason::Unspecified),
+            field: error.field().to_owned(),
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        let reason = error.reason.as_str_name();
+        let message = if error.field.is_empty() {
+            format!("{reason}: {}", error.message)
+        } else {
+            format!("{reason} at {}: {}", error.field, error.message)
+        };
+        let metadata = HashMap::from([("field".to_owned(), error.field.clone())]);
+        let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata);
+        if error.code == Code::InvalidArgument {
+            details.add_bad_request_violation(error.field, error.message);
+        }
+        Status::with_error_details(error.code, message, details)
+    }
+}
+
+/// `prefix.field`, or either alone when the other is empty.
+fn join(prefix: &str, field: &str) -> String {
+    match (prefix.is_empty(), field.is_empty()) {
+        (true, _) => field.to_owned(),
+        (_, true) => prefix.to_owned(),
+        _ => format!("{prefix}.{field}"),
+    }
+}

@@ -1,0 +1,212 @@
+//! `Rules` ⇄ `pips.v1.Rules`. Each enum's pairs are listed once and read in
+//! both directions, so the two can never disagree.
+
+use crate::proto;
+use crate::rules::{
+    BlockedOwnPips, DrawRule, HandRounding, InPlayScoring, LeadRule, NextLeadRule, Rules,
+};
+
+use super::error::ApiError;
+use crate::proto::ErrorReason;
+
+const DRAW: &[(DrawRule, proto::DrawRule)] = &[
+    (DrawRule::UntilPlayable, proto::DrawRule::UntilPlayable),
+    (DrawRule::None, proto::DrawRule::None),
+];
+
+const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
+    (InPlayScoring::None, proto::InPlayScoring::None),
+    (InPlayScoring::FivesFace, proto::InPlayScoring::FivesFace),
+    (
+        InPlayScoring::FivesFifths,
+        proto::InPlayScoring::FivesFifths,
+    ),
+    (
+        InPlayScoring::ThreesThirds,
+        proto::InPlayScoring::ThreesThirds,
+    ),
+    (
+        InPlayScoring::FivesAndThrees,
+        proto::InPlayScoring::FivesAndThrees,
+    ),
+];
+
+const LEAD: &[(LeadRule, proto::LeadRule)] = &[
+    (LeadRule::HighestDouble, proto::LeadRule::HighestDouble),
+    (LeadRule::Lot, proto::LeadRule::Lot),
+];
+
+const NEXT_LEAD: &[(NextLeadRule, proto::NextLeadRule)] = &[
+    (
+        NextLeadRule::WinnerElseFirstLead,
+        proto::NextLeadRule::WinnerElseFirstLead,
+    ),
+    (NextLeadRule::Rotate, proto::NextLeadRule::Rotate),
+    (NextLeadRule::FirstLead, proto::NextLeadRule::FirstLead),
+];
+
+const ROUNDING: &[(HandRounding, proto::HandRounding)] = &[
+    (HandRounding::PerOpponent, proto::HandRounding::PerOpponent),
+    (HandRounding::Total, proto::HandRounding::Total),
+    (HandRounding::None, proto::HandRounding::None),
+];
+
+const BLOCKED_OWN: &[(BlockedOwnPips, proto::BlockedOwnPips)] = &[
+    (BlockedOwnPips::Rounded, proto::BlockedOwnPips::Rounded),
+    (BlockedOwnPips::Raw, proto::BlockedOwnPips::Raw),
+    (BlockedOwnPips::Ignored, proto::BlockedOwnPips::Ignored),
+];
+
+/// The wire value of a rules enum.
+fn wire<R: PartialEq + Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: R) -> i32 {
+    table
+        .iter()
+        .find(|(r, _)| *r == value)
+        .map_or(0, |&(_, p)| p.into())
+}
+
+/// The rules enum for a wire value, if it names one.
+fn unwire<R: Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: i32) -> Option<R> {
+    table
+        .iter()
+        .find(|&&(_, p)| p.into() == value)
+        .map(|&(r, _)| r)
+}
+
+/// Every option set, for a state or `ListVariants`.
+pub fn encode_rules(rules: &Rules) -> proto::Rules {
+    proto::Rules {
+        max_pip: Some(u32::from(rules.max_pip)),
+        partnerships: Some(rules.partnerships),
+        hand_size: Some(u32::from(rules.hand_size)),
+        draw: Some(wire(DRAW, rules.draw)),
+        boneyard_reserve: Some(u32::from(rules.boneyard_reserve)),
+        in_play_scoring: Some(wire(IN_PLAY, rules.in_play_scoring)),
+        first_lead: Some(wire(LEAD, rules.first_lead)),
+        next_lead: Some(wire(NEXT_LEAD, rules.next_lead)),
+        hand_rounding: Some(wire(ROUNDING, rules.hand_rounding)),
+        blocked_own: Some(wire(BLOCKED_OWN, rules.blocked_own)),
+        target: Some(rules.target),
+        single_hand: Some(rules.single_hand),
+    }
+}
+
+/// Reads `given` (the message at `prefix` in the request). Each option set
+/// there wins; each absent one comes from `base`, and with no `base` (a
+/// state's rules) every option is required.
+pub fn decode_rules(
+    given: &proto::Rules,
+    base: Option<&Rules>,
+    prefix: &str,
+) -> Result<Rules, ApiError> {
+    let field = |name: &str| format!("{prefix}.{name}");
+    fn pick<T>(value: Option<T>, keep: Option<T>, field: String) -> Result<T, ApiError> {
+        value.or(keep).ok_or_else(|| ApiError::missing(field))
+    }
+    let out_of_range = |name: &str, value: i64| {
+        ApiError::invalid(
+            ErrorReason::InvalidRules,
+            field(name),
+            format!("{value} is not a valid value for {name}"),
+        )
+    };
+    let small = |name: &str, value: Option<u32>, keep: Option<u8>| -> Result<u8, ApiError> {
+        match value {
+            Some(v) => u8::try_from(v).map_err(|_| out_of_range(name, i64::from(v))),
+            None => keep.ok_or_else(|| ApiError::missing(field(name))),
+        }
+    };
+    macro_rules! enum_option {
+        ($name:literal, $table:expr, $get:ident) => {{
+            let value = pick(given.$get, base.map(|b| wire($table, b.$get)), field($name))?;
+            unwire($table, value).ok_or_else(|| out_of_range($name, i64::from(value)))?
+        }};
+    }
+    Ok(Rules {
+        max_pip: small("max_pip", given.max_pip, base.map(|b| b.max_pip))?,
+        partnerships: pick(
+            given.partnerships,
+            base.map(|b| b.partnerships),
+            field("partnerships"),
+        )?,
+        hand_size: small("hand_size", given.hand_size, base.map(|b| b.hand_size))?,
+        draw: enum_option!("draw", DRAW, draw),
+        boneyard_reserve: small(
+            "boneyard_reserve",
+            given.boneyard_reserve,
+            base.map(|b| b.boneyard_reserve),
+        )?,
+        in_play_scoring: enum_option!("in_play_scoring", IN_PLAY, in_play_scoring),
+        first_lead: enum_option!("first_lead", LEAD, first_lead),
+        next_lead: enum_option!("next_lead", NEXT_LEAD, next_lead),
+        hand_rounding: enum_option!("hand_rounding", ROUNDING, hand_rounding),
+        blocked_own: enum_option!("blocked_own", BLOCKED_OWN, blocked_own),
+        target: pick(given.target, base.map(|b| b.target), field("target"))?,
+        single_hand: pick(
+            given.single_hand,
+            base.map(|b| b.single_hand),
+            field("single_hand"),
+        )?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets::PRESETS;
+
+    #[test]
+    fn every_preset_round_trips() {
+        for preset in PRESETS {
+            for players in preset.players.clone() {
+                let rules = preset.rules(players, None);
+                let decoded = decode_rules(&encode_rules(&rules), None, "rules");
+                assert_eq!(decoded, Ok(rules), "{}", preset.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_state_needs_every_option() {
+        let rules = PRESETS[0].rules(2, None);
+        let mut wire = encode_rules(&rules);
+        wire.next_lead = None;
+        let error = decode_rules(&wire, None, "state.rules").expect_err("missing");
+        assert_eq!(error.reason, ErrorReason::MissingField);
+        assert_eq!(error.field, "state.rules.next_lead");
+    }
+
+    #[test]
+    fn overrides_replace_only_what_they_set() {
+        let base = PRESETS[0].rules(2, None);
+        let overrides = proto::Rules {
+            target: Some(100),
+            draw: Some(proto::DrawRule::None.into()),
+            ..Default::default()
+        };
+        let rules = decode_rules(&overrides, Some(&base), "rules").expect("valid");
+        assert_eq!(rules.target, 100);
+        assert_eq!(rules.draw, DrawRule::None);
+        assert_eq!(rules.hand_size, base.hand_size);
+    }
+
+    #[test]
+    fn unknown_and_unspecified_enum_values_are_refused() {
+        let base = PRESETS[0].rules(2, None);
+        for bad in [0, 99] {
+            let overrides = proto::Rules {
+                hand_rounding: Some(bad),
+                ..Default::default()
+            };
+            let error = decode_rules(&overrides, Some(&base), "rules").expect_err("bad enum");
+            assert_eq!(error.reason, ErrorReason::InvalidRules);
+            assert_eq!(error.field, "rules.hand_rounding");
+        }
+        let overrides = proto::Rules {
+            hand_size: Some(1000),
+            ..Default::default()
+        };
+        let error = decode_rules(&overrides, Some(&base), "rules").expect_err("too big");
+        assert_eq!(error.field, "rules.hand_size");
+    }
+}

@@ -1,0 +1,482 @@
+//! Game state, moves and events ⇄ their `pips.v1` messages. Decoding only
+//! turns wire values into rule values (reporting fields that cannot even be
+//! represented); every rule of consistency is checked by
+//! [`Game::from_setup`].
+
+use crate::proto::{self, ErrorReason};
+use crate::rules::tile::MAX_PIP_LIMIT;
+use crate::rules::{
+    Action, End, Event, Game, HandEnd, HistoryEntry, Move, Outcome, Placed, ScoreReason, Seat,
+    Setup, Tile,
+};
+
+use super::error::ApiError;
+use super::rules_codec::{decode_rules, encode_rules};
+
+/// The state format this server reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+// ---- decoding -------------------------------------------------------------
+
+/// A half's pips, if any set could hold it.
+fn decode_half(value: u32, field: &str) -> Result<u8, ApiError> {
+    u8::try_from(value)
+        .ok()
+        .filter(|&pips| pips <= MAX_PIP_LIMIT)
+        .ok_or_else(|| {
+            ApiError::invalid(
+                ErrorReason::InvalidTile,
+                field,
+                format!("{value} pips: no set has a half above {MAX_PIP_LIMIT}"),
+            )
+        })
+}
+
+/// A tile given at `field`.
+pub fn decode_tile(tile: &proto::Tile, field: &str) -> Result<Tile, ApiError> {
+    Ok(Tile::new(
+        decode_half(tile.a, field)?,
+        decode_half(tile.b, field)?,
+    ))
+}
+
+fn decode_optional_tile(tile: Option<&proto::Tile>, field: &str) -> Result<Option<Tile>, ApiError> {
+    tile.map(|t| decode_tile(t, field)).transpose()
+}
+
+/// A seat number at `field` (its range is checked against the game later).
+pub fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
+    Seat::try_from(value).map_err(|_| {
+        ApiError::invalid(
+            ErrorReason::SeatOutOfRange,
+            field,
+            format!("seat {value} does not exist"),
+        )
+    })
+}
+
+fn decode_end(value: i32, field: &str) -> Result<Option<End>, ApiError> {
+    match proto::End::try_from(value) {
+        Ok(proto::End::Unspecified) => Ok(None),
+        Ok(proto::End::Left) => Ok(Some(End::Left)),
+        Ok(proto::End::Right) => Ok(Some(End::Right)),
+        Err(_) => Err(ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field,
+            format!("{value} is not an End"),
+        )),
+    }
+}
+
+/// A move given at `prefix` (`move`, or `state.history[3].move`).
+pub fn decode_move(mv: Option<&proto::Move>, prefix: &str) -> Result<Move, ApiError> {
+    let mv = mv.ok_or_else(|| ApiError::missing(prefix))?;
+    let seat = decode_seat(mv.seat, &format!("{prefix}.seat"))?;
+    let action = match &mv.action {
+        Some(proto::r#move::Action::Play(play)) => {
+            let field = format!("{prefix}.play.tile");
+            let tile = play
+                .tile
+                .as_ref()
+                .ok_or_else(|| ApiError::missing(&field))?;
+            Action::Play {
+                tile: decode_tile(tile, &field)?,
+                end: decode_end(play.end, &format!("{prefix}.play.end"))?,
+            }
+        }
+        Some(proto::r#move::Action::Draw(_)) => Action::Draw,
+        Some(proto::r#move::Action::Pass(_)) => Action::Pass,
+        None => {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedMove,
+                prefix,
+                "a move must set one of play, draw or pass",
+            ));
+        }
+    };
+    Ok(Move { seat, action })
+}
+
+fn decode_arm(arm: &[proto::PlacedTile], field: &str) -> Result<Vec<Placed>, ApiError> {
+    arm.iter()
+        .enumerate()
+        .map(|(i, placed)| {
+            let field = format!("{field}[{i}]");
+            Ok(Placed {
+                inner: decode_half(placed.inner, &field)?,
+                outer: decode_half(placed.outer, &field)?,
+            })
+        })
+        .collect()
+}
+
+fn decode_outcome(state: &proto::GameState, prefix: &str) -> Result<Option<Outcome>, ApiError> {
+    let phase_field = format!("{prefix}.phase");
+    match proto::Phase::try_from(state.phase) {
+        Ok(proto::Phase::Playing) => match state.result {
+            None => Ok(None),
+            Some(_) => Err(ApiError::invalid(
+                ErrorReason::InconsistentState,
+                format!("{prefix}.result"),
+                "a match in play has no result",
+            )),
+        },
+        Ok(proto::Phase::MatchOver) => {
+            let result = state
+                .result
+                .as_ref()
+                .ok_or_else(|| ApiError::missing(format!("{prefix}.result")))?;
+            Ok(Some(match result.winner {
+                None => Outcome::Draw,
+                Some(side) => Outcome::Winner(u8::try_from(side).map_err(|_| {
+                    ApiError::invalid(
+                        ErrorReason::InconsistentState,
+                        format!("{prefix}.result.winner"),
+                        format!("side {side} does not exist"),
+                    )
+                })?),
+            }))
+        }
+        Ok(proto::Phase::Unspecified) => Err(ApiError::missing(phase_field)),
+        Err(_) => Err(ApiError::invalid(
+            ErrorReason::InconsistentState,
+            phase_field,
+            format!("{} is not a Phase", state.phase),
+        )),
+    }
+}
+
+/// The state at `prefix` in a request, fully checked.
+pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Game, ApiError> {
+    let state = state.ok_or_else(|| ApiError::missing(prefix))?;
+    let field = |name: &str| format!("{prefix}.{name}");
+    if state.format_version != FORMAT_VERSION {
+        return Err(ApiError::invalid(
+            ErrorReason::UnsupportedFormatVersion,
+            field("format_version"),
+            format!(
+                "format version {} is not read by this server, which reads {FORMAT_VERSION}",
+                state.format_version
+            ),
+        ));
+    }
+    let rules = state
+        .rules
+        .as_ref()
+        .ok_or_else(|| ApiError::missing(field("rules")))?;
+    let rules = decode_rules(rules, None, &field("rules"))?;
+    let hands = state
+        .hands
+        .iter()
+        .enumerate()
+        .map(|(s, hand)| {
+            hand.tiles
+                .iter()
+                .enumerate()
+                .map(|(i, t)| decode_tile(t, &field(&format!("hands[{s}].tiles[{i}]"))))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let boneyard = state
+        .boneyard
+        .iter()
+        .enumerate()
+        .map(|(i, t)| decode_tile(t, &field(&format!("boneyard[{i}]"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let empty_layout = proto::Layout::default();
+    let layout = state.layout.as_ref().unwrap_or(&empty_layout);
+    let history = state
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            Ok(HistoryEntry {
+                hand: entry.hand,
+                mv: decode_move(entry.r#move.as_ref(), &field(&format!("history[{i}].move")))?,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let setup = Setup {
+        variant: state.variant.clone(),
+        rules,
+        players: state.players,
+        seed: state.seed,
+        hand_number: state.hand_number,
+        hands,
+        boneyard,
+        lead: decode_optional_tile(layout.lead.as_ref(), &field("layout.lead"))?,
+        left: decode_arm(&layout.left, &field("layout.left"))?,
+        right: decode_arm(&layout.right, &field("layout.right"))?,
+        scores: state.scores.clone(),
+        to_act: state.to_act,
+        hand_leader: state.hand_leader,
+        required_lead: decode_optional_tile(state.required_lead.as_ref(), &field("required_lead"))?,
+        outcome: decode_outcome(state, prefix)?,
+        history,
+    };
+    let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))?;
+    if !layout.open_ends.is_empty() {
+        let derived = encode_layout(&game);
+        if derived.open_ends != layout.open_ends || derived.ends_total != layout.ends_total {
+            return Err(ApiError::invalid(
+                ErrorReason::OpenEndsMismatch,
+                field("layout.open_ends"),
+                "the open ends (or ends total) given do not follow from the tiles; \
+                 leave them empty or send them as the server wrote them",
+            ));
+        }
+    }
+    Ok(game)
+}
+
+// ---- encoding -------------------------------------------------------------
+
+/// A tile, larger half first.
+pub fn encode_tile(tile: Tile) -> proto::Tile {
+    proto::Tile {
+        a: u32::from(tile.high()),
+        b: u32::from(tile.low()),
+    }
+}
+
+fn encode_end(end: Option<End>) -> i32 {
+    match end {
+        None => proto::End::Unspecified,
+        Some(End::Left) => proto::End::Left,
+        Some(End::Right) => proto::End::Right,
+    }
+    .into()
+}
+
+/// A move, ready to be sent back as `PlayRequest.move`.
+pub fn encode_move(mv: Move) -> proto::Move {
+    use proto::r#move::Action as Wire;
+    let action = match mv.action {
+        Action::Play { tile, end } => Wire::Play(proto::PlayTile {
+            tile: Some(encode_tile(tile)),
+            end: encode_end(end),
+        }),
+        Action::Draw => Wire::Draw(proto::DrawTile {}),
+        Action::Pass => Wire::Pass(proto::Pass {}),
+    };
+    proto::Move {
+        seat: u32::from(mv.seat),
+        action: Some(action),
+    }
+}
+
+fn encode_history(history: &[HistoryEntry]) -> Vec<proto::HistoryEntry> {
+    history
+        .iter()
+        .map(|entry| proto::HistoryEntry {
+            hand: entry.hand,
+            r#move: Some(encode_move(entry.mv)),
+        })
+        .collect()
+}
+
+/// The layout with its derived open ends and ends total.
+pub fn encode_layout(game: &Game) -> proto::Layout {
+    let layout = game.layout();
+    let crosswise = game.rules().doubles_crosswise();
+    let arm = |end| {
+        layout
+            .arm(end)
+            .iter()
+            .map(|p| proto::PlacedTile {
+                inner: u32::from(p.inner),
+                outer: u32::from(p.outer),
+            })
+            .collect()
+    };
+    proto::Layout {
+        lead: layout.lead().map(encode_tile),
+        left: arm(End::Left),
+        right: arm(End::Right),
+        open_ends: End::ALL
+            .iter()
+            .filter_map(|&end| {
+                layout.open_end(end).map(|pips| proto::OpenEnd {
+                    end: encode_end(Some(end)),
+                    pips: u32::from(pips),
+                    counts: layout.counts(end, crosswise),
+                })
+            })
+            .collect(),
+        ends_total: game.ends_total(),
+    }
+}
+
+fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
+    proto::MatchResult {
+        winner: match outcome {
+            Outcome::Winner(side) => Some(u32::from(side)),
+            Outcome::Draw => None,
+        },
+    }
+}
+
+fn encode_phase(game: &Game) -> i32 {
+    match game.outcome() {
+        None => proto::Phase::Playing,
+        Some(_) => proto::Phase::MatchOver,
+    }
+    .into()
+}
+
+/// The complete state.
+pub fn encode_state(game: &Game) -> proto::GameState {
+    proto::GameState {
+        format_version: FORMAT_VERSION,
+        variant: game.variant().to_owned(),
+        rules: Some(encode_rules(game.rules())),
+        players: u32::from(game.players()),
+        seed: game.seed(),
+        hand_number: game.hand_number(),
+        hands: (0..game.players())
+            .map(|seat| proto::Hand {
+                tiles: game.hand(seat).iter().map(encode_tile).collect(),
+            })
+            .collect(),
+        boneyard: game.boneyard().map(encode_tile).collect(),
+        layout: Some(encode_layout(game)),
+        scores: game.scores().to_vec(),
+        to_act: u32::from(game.to_act()),
+        hand_leader: u32::from(game.hand_leader()),
+        required_lead: game.required_lead().map(encode_tile),
+        phase: encode_phase(game),
+        result: game.outcome().map(encode_outcome),
+        history: encode_history(game.history()),
+    }
+}
+
+fn encode_event(event: &Event) -> proto::Event {
+    use proto::event::Kind;
+    let kind = match event {
+        Event::TilePlayed {
+            seat,
+            tile,
+            end,
+            ends_total,
+        } => Kind::TilePlayed(proto::TilePlayed {
+            seat: u32::from(*seat),
+            tile: Some(encode_tile(*tile)),
+            end: encode_end(*end),
+            ends_total: *ends_total,
+        }),
+        Event::TileDrawn { seat, tile } => Kind::TileDrawn(proto::TileDrawn {
+            seat: u32::from(*seat),
+            tile: Some(encode_tile(*tile)),
+        }),
+        Event::Passed { seat } => Kind::Passed(proto::Passed {
+            seat: u32::from(*seat),
+        }),
+        Event::PointsScored {
+            side,
+            seat,
+            points,
+            reason,
+        } => Kind::PointsScored(proto::PointsScored {
+            side: u32::from(*side),
+            seat: seat.map(u32::from),
+            points: *points,
+            reason: match reason {
+                ScoreReason::Ends => proto::ScoreReason::Ends,
+                ScoreReason::Domino => proto::ScoreReason::Domino,
+                ScoreReason::Blocked => proto::ScoreReason::Blocked,
+            }
+            .into(),
+        }),
+        Event::HandEnded {
+            hand,
+            end,
+            winner,
+            pips,
+            settlement,
+        } => Kind::HandEnded(proto::HandEnded {
+            hand: *hand,
+            reason: match end {
+                HandEnd::Domino(_) => proto::HandEndReason::Domino,
+                HandEnd::Blocked => proto::HandEndReason::Blocked,
+            }
+            .into(),
+            seat: match end {
+                HandEnd::Domino(seat) => Some(u32::from(*seat)),
+                HandEnd::Blocked => None,
+            },
+            winner: winner.map(u32::from),
+            pips: pips.clone(),
+            settlement: settlement.clone(),
+        }),
+        Event::HandDealt {
+            hand,
+            leader,
+            required_lead,
+        } => Kind::HandDealt(proto::HandDealt {
+            hand: *hand,
+            leader: u32::from(*leader),
+            required_lead: required_lead.map(encode_tile),
+        }),
+        Event::MatchEnded { outcome, scores } => Kind::MatchEnded(proto::MatchEnded {
+            result: Some(encode_outcome(*outcome)),
+            scores: scores.clone(),
+        }),
+    };
+    proto::Event { kind: Some(kind) }
+}
+
+/// The seat to act, while the match goes on.
+fn seat_to_act(game: &Game) -> Option<u32> {
+    game.outcome().is_none().then(|| u32::from(game.to_act()))
+}
+
+/// The answer to `NewGame` or `Play`.
+pub fn encode_update(game: &Game, events: &[Event], score_change: Vec<i32>) -> proto::GameUpdate {
+    proto::GameUpdate {
+        state: Some(encode_state(game)),
+        events: events.iter().map(encode_event).collect(),
+        score_change,
+        to_act: seat_to_act(game),
+        legal_moves: game.legal_moves().into_iter().map(encode_move).collect(),
+    }
+}
+
+/// The answer to `LegalMoves`.
+pub fn encode_legal_moves(game: &Game) -> proto::LegalMovesResponse {
+    proto::LegalMovesResponse {
+        seat: seat_to_act(game),
+        legal_moves: game.legal_moves().into_iter().map(encode_move).collect(),
+    }
+}
+
+/// What `seat` may know: public information and its own hand only.
+pub fn encode_view(game: &Game, seat: Seat) -> proto::ViewResponse {
+    let to_act = seat_to_act(game);
+    let own_turn = to_act == Some(u32::from(seat));
+    proto::ViewResponse {
+        seat: u32::from(seat),
+        variant: game.variant().to_owned(),
+        rules: Some(encode_rules(game.rules())),
+        players: u32::from(game.players()),
+        side_of_seat: (0..game.players())
+            .map(|s| u32::from(game.side_of(s)))
+            .collect(),
+        hand_number: game.hand_number(),
+        hand: game.hand(seat).iter().map(encode_tile).collect(),
+        hand_sizes: (0..game.players()).map(|s| game.hand(s).len()).collect(),
+        boneyard_size: u32::try_from(game.boneyard_len()).unwrap_or(u32::MAX),
+        layout: Some(encode_layout(game)),
+        scores: game.scores().to_vec(),
+        phase: encode_phase(game),
+        to_act,
+        hand_leader: u32::from(game.hand_leader()),
+        required_lead: game.required_lead().map(encode_tile),
+        result: game.outcome().map(encode_outcome),
+        history: encode_history(game.history()),
+        legal_moves: if own_turn {
+            game.legal_moves().into_iter().map(encode_move).collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
