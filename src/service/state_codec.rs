@@ -470,7 +470,10 @@ pub fn encode_view(game: &Game, seat: Seat) -> proto::ViewResponse {
         phase: encode_phase(game),
         to_act,
         hand_leader: u32::from(game.hand_leader()),
-        required_lead: game.required_lead().map(encode_tile),
+        required_lead: game
+            .required_lead()
+            .filter(|_| game.hand_leader() == seat)
+            .map(encode_tile),
         result: game.outcome().map(encode_outcome),
         history: encode_history(game.history()),
         legal_moves: if own_turn {
