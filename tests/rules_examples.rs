@@ -3,7 +3,7 @@
 
 use pips::rules::presets::preset;
 use pips::rules::{
-    DrawRule, End, Event, Game, HandEnd, Move, Outcome, PlayError, Placed, Rules, ScoreReason,
+    DrawRule, End, Event, Game, HandEnd, Move, Outcome, Placed, PlayError, Rules, ScoreReason,
     Setup, Tile, TileSet,
 };
 
@@ -156,7 +156,9 @@ fn section_3_double_at_an_end_and_two_doubles() {
     )
     .with_lead(t(6, 3))
     .game();
-    let report = game.play(Move::play(0, t(6, 6), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 6), Some(End::Left)))
+        .expect("legal");
     assert_eq!(game.ends_total(), 15);
     assert_eq!(report.score_change, vec![15, 0]);
 }
@@ -189,12 +191,17 @@ fn muggins_going_out_rounds_each_opponent_separately() {
     )
     .with_lead(t(6, 6))
     .game();
-    let report = game.play(Move::play(0, t(6, 1), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 1), Some(End::Left)))
+        .expect("legal");
     let (end, winner, settlement) = hand_end(&report.events).expect("hand ended");
     assert_eq!(end, HandEnd::Domino(0));
     assert_eq!(winner, Some(0));
     assert_eq!(settlement, vec![20, 0, 0]);
-    assert_eq!(points_of(&report.events), vec![(0, 20, ScoreReason::Domino)]);
+    assert_eq!(
+        points_of(&report.events),
+        vec![(0, 20, ScoreReason::Domino)]
+    );
     // The seat that went out leads the next hand, any tile.
     assert_eq!(game.hand_number(), 3);
     assert_eq!(game.to_act(), 0);
@@ -216,7 +223,9 @@ fn muggins_partner_hand_is_not_counted() {
     )
     .with_lead(t(6, 6))
     .game();
-    let report = game.play(Move::play(0, t(6, 1), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 1), Some(End::Left)))
+        .expect("legal");
     assert_eq!(report.score_change, vec![20, 0]);
 }
 
@@ -233,12 +242,17 @@ fn muggins_blocked_hand_of_section_3() {
     )
     .with_lead(t(6, 6))
     .game();
-    let report = game.play(Move::play(0, t(6, 5), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 5), Some(End::Left)))
+        .expect("legal");
     let (end, winner, settlement) = hand_end(&report.events).expect("blocked");
     assert_eq!(end, HandEnd::Blocked);
     assert_eq!(winner, Some(0));
     assert_eq!(settlement, vec![10, 0]);
-    assert_eq!(points_of(&report.events), vec![(0, 10, ScoreReason::Blocked)]);
+    assert_eq!(
+        points_of(&report.events),
+        vec![(0, 10, ScoreReason::Blocked)]
+    );
     // After a blocked hand the lead is forced again: the highest double.
     let required = game.required_lead().expect("forced lead");
     assert!(required.is_double());
@@ -249,14 +263,12 @@ fn muggins_blocked_hand_of_section_3() {
 fn muggins_blocked_tie_scores_nothing() {
     let mut rules = rules("muggins", 2);
     rules.draw = DrawRule::None;
-    let mut game = Position::new(
-        rules,
-        2,
-        vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]],
-    )
-    .with_lead(t(6, 6))
-    .game();
-    let report = game.play(Move::play(0, t(6, 5), Some(End::Left))).expect("legal");
+    let mut game = Position::new(rules, 2, vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]])
+        .with_lead(t(6, 6))
+        .game();
+    let report = game
+        .play(Move::play(0, t(6, 5), Some(End::Left)))
+        .expect("legal");
     let (end, winner, settlement) = hand_end(&report.events).expect("blocked");
     assert_eq!((end, winner), (HandEnd::Blocked, None));
     assert_eq!(settlement, vec![0, 0]);
@@ -277,9 +289,15 @@ fn muggins_match_ends_mid_hand_before_any_settlement() {
     let report = game.play(Move::play(0, t(5, 5), None)).expect("legal");
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
     assert_eq!(game.scores(), &[255, 0]);
-    assert!(matches!(report.events.last(), Some(Event::MatchEnded { .. })));
+    assert!(matches!(
+        report.events.last(),
+        Some(Event::MatchEnded { .. })
+    ));
     assert!(game.legal_moves().is_empty());
-    assert_eq!(game.play(Move::play(1, t(2, 2), Some(End::Left))), Err(PlayError::MatchOver));
+    assert_eq!(
+        game.play(Move::play(1, t(2, 2), Some(End::Left))),
+        Err(PlayError::MatchOver)
+    );
 }
 
 #[test]
@@ -295,9 +313,14 @@ fn muggins_last_tile_scores_first_then_settlement_is_skipped_once_over() {
     .with_lead(t(5, 5))
     .with_scores(vec![240, 0])
     .game();
-    let report = game.play(Move::play(0, t(5, 0), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(5, 0), Some(End::Left)))
+        .expect("legal");
     assert_eq!(report.score_change, vec![10, 0]);
-    assert!(hand_end(&report.events).is_none(), "no settlement after the match ended");
+    assert!(
+        hand_end(&report.events).is_none(),
+        "no settlement after the match ended"
+    );
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }
 
@@ -311,7 +334,9 @@ fn muggins_settlement_can_reach_the_target() {
     .with_lead(t(6, 6))
     .with_scores(vec![240, 0])
     .game();
-    let report = game.play(Move::play(0, t(6, 1), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 1), Some(End::Left)))
+        .expect("legal");
     assert_eq!(report.score_change, vec![15, 0]);
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }
@@ -325,7 +350,9 @@ fn draw_going_out_is_credited_with_raw_pips_and_ends_the_match() {
     )
     .with_lead(t(6, 6))
     .game();
-    let report = game.play(Move::play(0, t(6, 1), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 1), Some(End::Left)))
+        .expect("legal");
     assert_eq!(report.score_change, vec![13, 0]);
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }
@@ -341,7 +368,9 @@ fn draw_blocked_winner_gets_opponents_minus_own_raw_pips() {
     )
     .with_lead(t(6, 6))
     .game();
-    let report = game.play(Move::play(0, t(6, 5), Some(End::Left))).expect("legal");
+    let report = game
+        .play(Move::play(0, t(6, 5), Some(End::Left)))
+        .expect("legal");
     assert_eq!(report.score_change, vec![13 - 7, 0]);
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }
@@ -350,14 +379,11 @@ fn draw_blocked_winner_gets_opponents_minus_own_raw_pips() {
 fn draw_blocked_tie_is_a_drawn_game() {
     let mut rules = rules("draw", 2);
     rules.draw = DrawRule::None;
-    let mut game = Position::new(
-        rules,
-        2,
-        vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]],
-    )
-    .with_lead(t(6, 6))
-    .game();
-    game.play(Move::play(0, t(6, 5), Some(End::Left))).expect("legal");
+    let mut game = Position::new(rules, 2, vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]])
+        .with_lead(t(6, 6))
+        .game();
+    game.play(Move::play(0, t(6, 5), Some(End::Left)))
+        .expect("legal");
     assert_eq!(game.outcome(), Some(Outcome::Draw));
     assert_eq!(game.scores(), &[0, 0]);
 }
@@ -385,7 +411,10 @@ fn a_seat_that_cannot_place_must_draw_then_pass_when_the_boneyard_is_empty() {
     .with_lead(t(6, 6))
     .game();
     assert_eq!(game.legal_moves(), vec![Move::draw(0)]);
-    assert_eq!(game.check(Move::pass(0)), Err(PlayError::MustDrawNotPass { seat: 0 }));
+    assert_eq!(
+        game.check(Move::pass(0)),
+        Err(PlayError::MustDrawNotPass { seat: 0 })
+    );
     let mut drawn = game.clone();
     drawn.play(Move::draw(0)).expect("legal draw");
     assert_eq!(drawn.to_act(), 0, "the drawer keeps the turn");
@@ -405,7 +434,10 @@ fn illegal_moves_are_refused_with_a_precise_reason() {
         (Move::pass(1), "NOT_YOUR_TURN"),
         (Move::pass(5), "SEAT_OUT_OF_RANGE"),
         (Move::play(0, t(5, 5), Some(End::Left)), "TILE_NOT_IN_HAND"),
-        (Move::play(0, t(2, 0), Some(End::Left)), "DOES_NOT_MATCH_END"),
+        (
+            Move::play(0, t(2, 0), Some(End::Left)),
+            "DOES_NOT_MATCH_END",
+        ),
         (Move::play(0, t(6, 1), None), "END_REQUIRED"),
         (Move::play(0, t(7, 1), Some(End::Left)), "INVALID_TILE"),
         (Move::draw(0), "MUST_PLAY_NOT_DRAW"),
