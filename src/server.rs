@@ -7,8 +7,8 @@
 use std::future::Future;
 
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
 
 use crate::proto;
 use crate::proto::domino_engine_server::DominoEngineServer;
@@ -49,13 +49,16 @@ pub async fn run(
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "pips is serving");
     }
+    // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
+    // and delayed ACKs add tens of milliseconds to every call.
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     Server::builder()
         .trace_fn(|request| tracing::info_span!("rpc", path = %request.uri().path()))
         .add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
         .add_service(reflection_v1alpha.build_v1alpha()?)
         .add_service(DominoEngineServer::new(Engine))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     tracing::info!("pips has shut down");
     Ok(())

@@ -1,0 +1,531 @@
+//! Integration tests: the real server on 127.0.0.1:0, driven by a gRPC
+//! client exactly as a backend or a bot would drive it.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+
+use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::{self, r#move::Action};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::Code;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+/// A server running for one test; dropped, it shuts down.
+struct TestServer {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), pips::server::ServerError>>>,
+}
+
+impl TestServer {
+    async fn start() -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(pips::server::run(listener, async {
+            let _ = stopped.await;
+        }));
+        TestServer {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    async fn client(&self) -> DominoEngineClient<Channel> {
+        DominoEngineClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect")
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await
+                .expect("server task")
+                .expect("server ran cleanly");
+        }
+    }
+}
+
+fn new_game(variant: &str, players: u32, seed: u64) -> proto::NewGameRequest {
+    proto::NewGameRequest {
+        variant: variant.to_owned(),
+        players,
+        seed: Some(seed),
+        rules: None,
+    }
+}
+
+fn tile_key(tile: &proto::Tile) -> (u32, u32) {
+    (tile.a.max(tile.b), tile.a.min(tile.b))
+}
+
+/// Every tile a view mentions anywhere.
+fn tiles_in_view(view: &proto::ViewResponse) -> HashSet<(u32, u32)> {
+    let mut tiles: HashSet<(u32, u32)> = view.hand.iter().map(tile_key).collect();
+    tiles.extend(view.required_lead.iter().map(tile_key));
+    if let Some(layout) = &view.layout {
+        tiles.extend(layout.lead.iter().map(tile_key));
+        for placed in layout.left.iter().chain(&layout.right) {
+            tiles.insert((
+                placed.inner.max(placed.outer),
+                placed.inner.min(placed.outer),
+            ));
+        }
+    }
+    // Tiles played in earlier hands were public then and are dealt again.
+    let moves = view
+        .history
+        .iter()
+        .filter(|entry| entry.hand == view.hand_number)
+        .filter_map(|entry| entry.r#move.as_ref())
+        .chain(&view.legal_moves);
+    for mv in moves {
+        if let Some(Action::Play(play)) = &mv.action {
+            tiles.extend(play.tile.iter().map(tile_key));
+        }
+    }
+    tiles
+}
+
+/// Asks every seat's view and checks it shows its own hand and nothing
+/// hidden: no other seat's tile, no boneyard tile.
+async fn check_views(client: &mut DominoEngineClient<Channel>, state: &proto::GameState) {
+    for seat in 0..state.players {
+        let view = client
+            .view(proto::ViewRequest {
+                state: Some(state.clone()),
+                seat,
+            })
+            .await
+            .expect("view")
+            .into_inner();
+        let own: Vec<_> = state.hands[seat as usize].tiles.clone();
+        assert_eq!(view.hand, own, "seat {seat} sees its own hand");
+        let hidden: HashSet<(u32, u32)> = state
+            .hands
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != seat as usize)
+            .flat_map(|(_, hand)| hand.tiles.iter().map(tile_key))
+            .chain(state.boneyard.iter().map(tile_key))
+            .collect();
+        let leaked: Vec<_> = tiles_in_view(&view)
+            .intersection(&hidden)
+            .copied()
+            .collect();
+        assert!(
+            leaked.is_empty(),
+            "seat {seat} sees hidden tiles {leaked:?}"
+        );
+        let sizes: Vec<u32> = state.hands.iter().map(|h| h.tiles.len() as u32).collect();
+        assert_eq!(view.hand_sizes, sizes);
+        assert_eq!(view.boneyard_size as usize, state.boneyard.len());
+        assert_eq!(view.scores, state.scores);
+    }
+}
+
+/// Plays a whole match through NewGame and Play only, choosing random legal
+/// moves, and checks scores, events and views along the way.
+async fn play_match(
+    client: &mut DominoEngineClient<Channel>,
+    variant: &str,
+    players: u32,
+    seed: u64,
+) {
+    let mut update = client
+        .new_game(new_game(variant, players, seed))
+        .await
+        .expect("new game")
+        .into_inner();
+    let mut choices = ChaCha8Rng::seed_from_u64(seed);
+    let mut totals = vec![0i32; update.score_change.len()];
+    for step in 0.. {
+        assert!(step < 20_000, "the match ends");
+        let state = update.state.clone().expect("state");
+        for (total, change) in totals.iter_mut().zip(&update.score_change) {
+            *total += change;
+        }
+        assert_eq!(state.scores, totals, "scores are the sum of the changes");
+        if step % 5 == 0 || update.to_act.is_none() {
+            check_views(client, &state).await;
+        }
+        let Some(to_act) = update.to_act else {
+            assert!(update.legal_moves.is_empty());
+            assert_eq!(state.phase, proto::Phase::MatchOver as i32);
+            let ended = update
+                .events
+                .iter()
+                .any(|e| matches!(e.kind, Some(proto::event::Kind::MatchEnded(_))));
+            assert!(ended, "the last update reports the match's end");
+            return;
+        };
+        assert!(!update.legal_moves.is_empty());
+        assert!(update.legal_moves.iter().all(|m| m.seat == to_act));
+        let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())].clone();
+        update = client
+            .play(proto::PlayRequest {
+                state: Some(state),
+                r#move: Some(mv),
+            })
+            .await
+            .expect("a listed move is accepted")
+            .into_inner();
+    }
+}
+
+#[tokio::test]
+async fn complete_matches_through_new_game_and_play() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    for (variant, players) in [
+        ("muggins", 2),
+        ("muggins", 3),
+        ("muggins", 4),
+        ("draw", 2),
+        ("draw", 4),
+    ] {
+        for seed in 0..3 {
+            play_match(&mut client, variant, players, seed).await;
+        }
+    }
+    server.stop().await;
+}
+
+/// The reason and field of a refused call.
+fn reason_and_field(status: &tonic::Status) -> (String, String) {
+    let details = status.get_error_details();
+    let info = details.error_info().expect("ErrorInfo detail");
+    assert_eq!(info.domain, "pips.v1");
+    (
+        info.reason.clone(),
+        info.metadata.get("field").cloned().unwrap_or_default(),
+    )
+}
+
+fn assert_refused(
+    result: Result<impl std::fmt::Debug, tonic::Status>,
+    code: Code,
+    reason: &str,
+    field: &str,
+) {
+    let status = result.expect_err("refused");
+    assert_eq!(status.code(), code, "{status:?}");
+    assert_eq!(
+        reason_and_field(&status),
+        (reason.to_owned(), field.to_owned()),
+        "{status:?}"
+    );
+    if code == Code::InvalidArgument {
+        let details = status.get_error_details();
+        let violations = &details
+            .bad_request()
+            .expect("BadRequest detail")
+            .field_violations;
+        assert_eq!(violations[0].field, field);
+    }
+}
+
+#[tokio::test]
+async fn errors_name_the_reason_and_the_field() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let update = client
+        .new_game(new_game("muggins", 2, 5))
+        .await
+        .expect("new game")
+        .into_inner();
+    let state = update.state.clone().expect("state");
+    let to_act = update.to_act.expect("to act");
+    let legal = update.legal_moves[0].clone();
+    let play = |state: proto::GameState, mv: proto::Move| proto::PlayRequest {
+        state: Some(state),
+        r#move: Some(mv),
+    };
+
+    // Illegal moves: FAILED_PRECONDITION.
+    let mut wrong_seat = legal.clone();
+    wrong_seat.seat = 1 - to_act;
+    let result = client.play(play(state.clone(), wrong_seat)).await;
+    assert_refused(
+        result,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+        "move.seat",
+    );
+
+    let other_hand_tile = state.hands[(1 - to_act) as usize].tiles[0];
+    let stolen = proto::Move {
+        seat: to_act,
+        action: Some(Action::Play(proto::PlayTile {
+            tile: Some(other_hand_tile),
+            end: proto::End::Unspecified.into(),
+        })),
+    };
+    let result = client.play(play(state.clone(), stolen)).await;
+    assert_refused(
+        result,
+        Code::FailedPrecondition,
+        "TILE_NOT_IN_HAND",
+        "move.play.tile",
+    );
+
+    let pass = proto::Move {
+        seat: to_act,
+        action: Some(Action::Pass(proto::Pass {})),
+    };
+    let result = client.play(play(state.clone(), pass)).await;
+    assert_refused(
+        result,
+        Code::FailedPrecondition,
+        "MUST_PLAY_NOT_PASS",
+        "move.pass",
+    );
+
+    // Malformed requests and inconsistent states: INVALID_ARGUMENT.
+    let result = client
+        .play(proto::PlayRequest {
+            state: None,
+            r#move: Some(legal.clone()),
+        })
+        .await;
+    assert_refused(result, Code::InvalidArgument, "MISSING_FIELD", "state");
+
+    let no_action = proto::Move {
+        seat: to_act,
+        action: None,
+    };
+    let result = client.play(play(state.clone(), no_action)).await;
+    assert_refused(result, Code::InvalidArgument, "MALFORMED_MOVE", "move");
+
+    let mut duplicated = state.clone();
+    let copied = duplicated.hands[0].tiles[0];
+    duplicated.hands[1].tiles.push(copied);
+    let seven = duplicated.hands[1].tiles.len() - 1;
+    let result = client.play(play(duplicated, legal.clone())).await;
+    let field = format!("state.hands[1].tiles[{seven}]");
+    assert_refused(result, Code::InvalidArgument, "TILE_DUPLICATED", &field);
+
+    let mut missing = state.clone();
+    missing.boneyard.pop();
+    let result = client.play(play(missing, legal.clone())).await;
+    assert_refused(result, Code::InvalidArgument, "TILE_MISSING", "state");
+
+    let mut too_big = state.clone();
+    too_big.boneyard[0] = proto::Tile { a: 99, b: 1 };
+    let result = client.play(play(too_big, legal.clone())).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "INVALID_TILE",
+        "state.boneyard[0]",
+    );
+
+    let mut seat = state.clone();
+    seat.to_act = 7;
+    let result = client.play(play(seat, legal.clone())).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "SEAT_OUT_OF_RANGE",
+        "state.to_act",
+    );
+
+    let mut version = state.clone();
+    version.format_version = 2;
+    let result = client.play(play(version, legal.clone())).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "UNSUPPORTED_FORMAT_VERSION",
+        "state.format_version",
+    );
+
+    // A layout whose touching halves do not match.
+    let led = client
+        .play(play(state.clone(), legal.clone()))
+        .await
+        .expect("legal")
+        .into_inner();
+    let mut bent = led.state.clone().expect("state");
+    let lead = bent.layout.as_ref().and_then(|l| l.lead).expect("lead");
+    let position = bent
+        .boneyard
+        .iter()
+        .position(|t| t.a != lead.a && t.b != lead.a)
+        .expect("a boneyard tile not showing the left end");
+    let tile = bent.boneyard.remove(position);
+    let layout = bent.layout.as_mut().expect("layout");
+    layout.open_ends.clear();
+    layout.left.push(proto::PlacedTile {
+        inner: tile.a,
+        outer: tile.b,
+    });
+    let result = client.play(play(bent, led.legal_moves[0].clone())).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "LAYOUT_MISMATCH",
+        "state.layout.left[0]",
+    );
+
+    // Open ends that do not follow from the tiles.
+    let mut ends = led.state.clone().expect("state");
+    let layout = ends.layout.as_mut().expect("layout");
+    layout.open_ends[0].pips = (layout.open_ends[0].pips + 1) % 7;
+    let result = client.play(play(ends, led.legal_moves[0].clone())).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "OPEN_ENDS_MISMATCH",
+        "state.layout.open_ends",
+    );
+
+    let result = client
+        .view(proto::ViewRequest {
+            state: Some(state.clone()),
+            seat: 2,
+        })
+        .await;
+    assert_refused(result, Code::InvalidArgument, "SEAT_OUT_OF_RANGE", "seat");
+
+    let result = client.new_game(new_game("chess", 2, 1)).await;
+    assert_refused(result, Code::InvalidArgument, "UNKNOWN_VARIANT", "variant");
+    let result = client.new_game(new_game("muggins", 5, 1)).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "PLAYERS_NOT_ALLOWED",
+        "players",
+    );
+    let mut house = new_game("muggins", 3, 1);
+    house.rules = Some(proto::Rules {
+        partnerships: Some(true),
+        ..Default::default()
+    });
+    let result = client.new_game(house).await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "INVALID_RULES",
+        "rules.partnerships",
+    );
+
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn variants_legal_moves_house_rules_and_seeds() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+
+    let variants = client
+        .list_variants(proto::ListVariantsRequest {})
+        .await
+        .expect("list")
+        .into_inner()
+        .variants;
+    let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
+    assert!(ids.contains(&"muggins") && ids.contains(&"draw"), "{ids:?}");
+    for variant in &variants {
+        assert!(!variant.source.is_empty() && !variant.title.is_empty());
+        assert_eq!(variant.defaults.len(), variant.players.len());
+        for defaults in &variant.defaults {
+            let rules = defaults.rules.as_ref().expect("rules");
+            assert!(
+                rules.max_pip.is_some() && rules.target.is_some() && rules.blocked_own.is_some()
+            );
+        }
+    }
+
+    let update = client
+        .new_game(new_game("muggins", 3, 11))
+        .await
+        .expect("new game")
+        .into_inner();
+    let listed = client
+        .legal_moves(proto::LegalMovesRequest {
+            state: update.state.clone(),
+        })
+        .await
+        .expect("legal moves")
+        .into_inner();
+    assert_eq!(listed.legal_moves, update.legal_moves);
+    assert_eq!(listed.seat, update.to_act);
+
+    let again = client
+        .new_game(new_game("muggins", 3, 11))
+        .await
+        .expect("new game")
+        .into_inner();
+    assert_eq!(
+        again.state, update.state,
+        "the same seed deals the same game"
+    );
+
+    let mut unseeded = new_game("draw", 2, 0);
+    unseeded.seed = None;
+    let first = client
+        .new_game(unseeded.clone())
+        .await
+        .expect("seeded by the OS")
+        .into_inner();
+    let second = client
+        .new_game(unseeded)
+        .await
+        .expect("seeded by the OS")
+        .into_inner();
+    assert_ne!(
+        first.state.expect("state").seed,
+        second.state.expect("state").seed
+    );
+
+    let mut house = new_game("muggins", 4, 3);
+    house.rules = Some(proto::Rules {
+        partnerships: Some(false),
+        target: Some(100),
+        ..Default::default()
+    });
+    let update = client
+        .new_game(house)
+        .await
+        .expect("house rules")
+        .into_inner();
+    let rules = update.state.expect("state").rules.expect("rules");
+    assert_eq!(rules.partnerships, Some(false));
+    assert_eq!(rules.target, Some(100));
+    assert_eq!(update.score_change.len(), 4, "four individual sides");
+
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn health_reports_serving() {
+    let server = TestServer::start().await;
+    let channel = Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let response = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "pips.v1.DominoEngine".to_owned(),
+        })
+        .await
+        .expect("health")
+        .into_inner();
+    assert_eq!(
+        response.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+    server.stop().await;
+}
