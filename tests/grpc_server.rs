@@ -170,7 +170,7 @@ async fn play_match(
         };
         assert!(!update.legal_moves.is_empty());
         assert!(update.legal_moves.iter().all(|m| m.seat == to_act));
-        let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())].clone();
+        let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())];
         update = client
             .play(proto::PlayRequest {
                 state: Some(state),
@@ -245,14 +245,14 @@ async fn errors_name_the_reason_and_the_field() {
         .into_inner();
     let state = update.state.clone().expect("state");
     let to_act = update.to_act.expect("to act");
-    let legal = update.legal_moves[0].clone();
+    let legal = update.legal_moves[0];
     let play = |state: proto::GameState, mv: proto::Move| proto::PlayRequest {
         state: Some(state),
         r#move: Some(mv),
     };
 
     // Illegal moves: FAILED_PRECONDITION.
-    let mut wrong_seat = legal.clone();
+    let mut wrong_seat = legal;
     wrong_seat.seat = 1 - to_act;
     let result = client.play(play(state.clone(), wrong_seat)).await;
     assert_refused(
@@ -294,7 +294,7 @@ async fn errors_name_the_reason_and_the_field() {
     let result = client
         .play(proto::PlayRequest {
             state: None,
-            r#move: Some(legal.clone()),
+            r#move: Some(legal),
         })
         .await;
     assert_refused(result, Code::InvalidArgument, "MISSING_FIELD", "state");
@@ -310,18 +310,18 @@ async fn errors_name_the_reason_and_the_field() {
     let copied = duplicated.hands[0].tiles[0];
     duplicated.hands[1].tiles.push(copied);
     let seven = duplicated.hands[1].tiles.len() - 1;
-    let result = client.play(play(duplicated, legal.clone())).await;
+    let result = client.play(play(duplicated, legal)).await;
     let field = format!("state.hands[1].tiles[{seven}]");
     assert_refused(result, Code::InvalidArgument, "TILE_DUPLICATED", &field);
 
     let mut missing = state.clone();
     missing.boneyard.pop();
-    let result = client.play(play(missing, legal.clone())).await;
+    let result = client.play(play(missing, legal)).await;
     assert_refused(result, Code::InvalidArgument, "TILE_MISSING", "state");
 
     let mut too_big = state.clone();
     too_big.boneyard[0] = proto::Tile { a: 99, b: 1 };
-    let result = client.play(play(too_big, legal.clone())).await;
+    let result = client.play(play(too_big, legal)).await;
     assert_refused(
         result,
         Code::InvalidArgument,
@@ -331,7 +331,7 @@ async fn errors_name_the_reason_and_the_field() {
 
     let mut seat = state.clone();
     seat.to_act = 7;
-    let result = client.play(play(seat, legal.clone())).await;
+    let result = client.play(play(seat, legal)).await;
     assert_refused(
         result,
         Code::InvalidArgument,
@@ -341,7 +341,7 @@ async fn errors_name_the_reason_and_the_field() {
 
     let mut version = state.clone();
     version.format_version = 2;
-    let result = client.play(play(version, legal.clone())).await;
+    let result = client.play(play(version, legal)).await;
     assert_refused(
         result,
         Code::InvalidArgument,
@@ -351,7 +351,7 @@ async fn errors_name_the_reason_and_the_field() {
 
     // A layout whose touching halves do not match.
     let led = client
-        .play(play(state.clone(), legal.clone()))
+        .play(play(state.clone(), legal))
         .await
         .expect("legal")
         .into_inner();
@@ -369,7 +369,7 @@ async fn errors_name_the_reason_and_the_field() {
         inner: tile.a,
         outer: tile.b,
     });
-    let result = client.play(play(bent, led.legal_moves[0].clone())).await;
+    let result = client.play(play(bent, led.legal_moves[0])).await;
     assert_refused(
         result,
         Code::InvalidArgument,
@@ -381,7 +381,7 @@ async fn errors_name_the_reason_and_the_field() {
     let mut ends = led.state.clone().expect("state");
     let layout = ends.layout.as_mut().expect("layout");
     layout.open_ends[0].pips = (layout.open_ends[0].pips + 1) % 7;
-    let result = client.play(play(ends, led.legal_moves[0].clone())).await;
+    let result = client.play(play(ends, led.legal_moves[0])).await;
     assert_refused(
         result,
         Code::InvalidArgument,
