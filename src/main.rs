@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
@@ -11,12 +11,25 @@ use tracing_subscriber::EnvFilter;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
-    /// Address to listen on.
+    /// What to do; with none, serve.
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Address to listen on (or, for `healthcheck`, to probe).
     #[arg(long, env = "PIPS_ADDR", default_value = "127.0.0.1:50051")]
     addr: SocketAddr,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+}
+
+/// Commands besides serving.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve (the default).
+    Serve,
+    /// Ask a running server at --addr whether it is serving; exit 0 if so
+    /// (for container health checks).
+    Healthcheck,
 }
 
 /// How log lines are written to standard error.
@@ -60,6 +73,19 @@ async fn shutdown_signal() {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Healthcheck) = cli.command {
+        return match pips::server::probe_health(cli.addr).await {
+            Ok(true) => std::process::ExitCode::SUCCESS,
+            Ok(false) => {
+                eprintln!("{} is not serving", cli.addr);
+                std::process::ExitCode::FAILURE
+            }
+            Err(status) => {
+                eprintln!("{}: {}", cli.addr, status.message());
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)

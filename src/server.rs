@@ -63,3 +63,25 @@ pub async fn run(
     tracing::info!("pips has shut down");
     Ok(())
 }
+
+/// Asks the health service at `addr` whether the engine is serving; for
+/// container health checks (`pips healthcheck`), where no grpc client tool
+/// is installed.
+pub async fn probe_health(addr: std::net::SocketAddr) -> Result<bool, tonic::Status> {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+        .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?
+        .connect_timeout(std::time::Duration::from_secs(2))
+        .timeout(std::time::Duration::from_secs(2))
+        .connect()
+        .await
+        .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    let response = HealthClient::new(channel)
+        .check(HealthCheckRequest {
+            service: "pips.v1.DominoEngine".to_owned(),
+        })
+        .await?;
+    Ok(response.into_inner().status == ServingStatus::Serving as i32)
+}

@@ -527,5 +527,9 @@ async fn health_reports_serving() {
         response.status,
         tonic_health::pb::health_check_response::ServingStatus::Serving as i32
     );
+    assert!(matches!(
+        pips::server::probe_health(server.addr).await,
+        Ok(true)
+    ));
     server.stop().await;
 }
