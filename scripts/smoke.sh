@@ -17,10 +17,12 @@ awk '/<!-- smoke:start -->/{on=1; next} /<!-- smoke:end -->/{on=0} on && !/^```/
 
 "$binary" --addr 127.0.0.1:50051 2> "$work/server.log" &
 server=$!
-for _ in $(seq 50); do
-    "$binary" healthcheck --addr 127.0.0.1:50051 2>/dev/null && break
+healthy=no
+for _ in $(seq 100); do
+    if "$binary" healthcheck --addr 127.0.0.1:50051 2>/dev/null; then healthy=yes; break; fi
     sleep 0.1
 done
+[ "$healthy" = yes ] || { cat "$work/server.log"; echo "smoke: server never became healthy" >&2; exit 1; }
 
 cd "$work"
 bash -euo pipefail -x session.sh > transcript.txt 2>&1 || {
