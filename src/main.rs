@@ -15,7 +15,12 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Address to listen on (or, for `healthcheck`, to probe).
-    #[arg(long, env = "PIPS_ADDR", default_value = "127.0.0.1:50051", global = true)]
+    #[arg(
+        long,
+        env = "PIPS_ADDR",
+        default_value = "127.0.0.1:50051",
+        global = true
+    )]
     addr: SocketAddr,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]

@@ -3,8 +3,8 @@
 
 use pips::rules::presets::preset;
 use pips::rules::{
-    DrawRule, End, Event, Game, HandEnd, Move, Outcome, Placed, PlayError, Rules, ScoreReason,
-    Setup, Tile, TileSet,
+    DrawRule, End, Event, Game, HandEnd, Move, Outcome, Placed, PlayError, Report, Rules,
+    ScoreReason, Setup, Tile, TileSet,
 };
 
 fn t(a: u8, b: u8) -> Tile {
@@ -229,22 +229,28 @@ fn muggins_partner_hand_is_not_counted() {
     assert_eq!(report.score_change, vec![20, 0]);
 }
 
-#[test]
-fn muggins_blocked_hand_of_section_3() {
-    // Winner 7, loser 13 → r5(13) − r5(7) = 10. No drawing, so the undealt
-    // tiles are dead and the table blocks as soon as nobody can place.
-    let mut rules = rules("muggins", 2);
+/// Two seats and no drawing (the undealt tiles are dead), 6-6 on the table:
+/// seat 0 plays 6-5 on the left, after which nobody shows a 5 or a 6, so the
+/// hand is blocked with seat 0 holding `seat0_rest` and seat 1 `seat1`.
+fn blocked_after_six_five(variant: &str, seat0_rest: &[Tile], seat1: &[Tile]) -> (Game, Report) {
+    let mut rules = rules(variant, 2);
     rules.draw = DrawRule::None;
-    let mut game = Position::new(
-        rules,
-        2,
-        vec![vec![t(6, 5), t(2, 1), t(4, 0)], vec![t(4, 4), t(3, 2)]],
-    )
-    .with_lead(t(6, 6))
-    .game();
+    let mut seat0 = vec![t(6, 5)];
+    seat0.extend_from_slice(seat0_rest);
+    let mut game = Position::new(rules, 2, vec![seat0, seat1.to_vec()])
+        .with_lead(t(6, 6))
+        .game();
     let report = game
         .play(Move::play(0, t(6, 5), Some(End::Left)))
         .expect("legal");
+    (game, report)
+}
+
+#[test]
+fn muggins_blocked_hand_of_section_3() {
+    // Winner 7, loser 13 → r5(13) − r5(7) = 10.
+    let (game, report) =
+        blocked_after_six_five("muggins", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
     let (end, winner, settlement) = hand_end(&report.events).expect("blocked");
     assert_eq!(end, HandEnd::Blocked);
     assert_eq!(winner, Some(0));
@@ -261,14 +267,7 @@ fn muggins_blocked_hand_of_section_3() {
 
 #[test]
 fn muggins_blocked_tie_scores_nothing() {
-    let mut rules = rules("muggins", 2);
-    rules.draw = DrawRule::None;
-    let mut game = Position::new(rules, 2, vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]])
-        .with_lead(t(6, 6))
-        .game();
-    let report = game
-        .play(Move::play(0, t(6, 5), Some(End::Left)))
-        .expect("legal");
+    let (game, report) = blocked_after_six_five("muggins", &[t(2, 1)], &[t(3, 0)]);
     let (end, winner, settlement) = hand_end(&report.events).expect("blocked");
     assert_eq!((end, winner), (HandEnd::Blocked, None));
     assert_eq!(settlement, vec![0, 0]);
@@ -359,31 +358,14 @@ fn draw_going_out_is_credited_with_raw_pips_and_ends_the_match() {
 
 #[test]
 fn draw_blocked_winner_gets_opponents_minus_own_raw_pips() {
-    let mut rules = rules("draw", 2);
-    rules.draw = DrawRule::None;
-    let mut game = Position::new(
-        rules,
-        2,
-        vec![vec![t(6, 5), t(2, 1), t(4, 0)], vec![t(4, 4), t(3, 2)]],
-    )
-    .with_lead(t(6, 6))
-    .game();
-    let report = game
-        .play(Move::play(0, t(6, 5), Some(End::Left)))
-        .expect("legal");
+    let (game, report) = blocked_after_six_five("draw", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
     assert_eq!(report.score_change, vec![13 - 7, 0]);
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }
 
 #[test]
 fn draw_blocked_tie_is_a_drawn_game() {
-    let mut rules = rules("draw", 2);
-    rules.draw = DrawRule::None;
-    let mut game = Position::new(rules, 2, vec![vec![t(6, 5), t(2, 1)], vec![t(3, 0)]])
-        .with_lead(t(6, 6))
-        .game();
-    game.play(Move::play(0, t(6, 5), Some(End::Left)))
-        .expect("legal");
+    let (game, _) = blocked_after_six_five("draw", &[t(2, 1)], &[t(3, 0)]);
     assert_eq!(game.outcome(), Some(Outcome::Draw));
     assert_eq!(game.scores(), &[0, 0]);
 }

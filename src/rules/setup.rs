@@ -7,7 +7,7 @@ use super::events::Outcome;
 use super::game::{Game, HistoryEntry};
 use super::layout::{End, Layout, Placed};
 use super::moves::{Action, Seat};
-use super::options::{LeadRule, Rules};
+use super::options::{LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError};
 use super::tile::{Tile, TileSet};
 
 /// A state as a client sent it: nothing here has been checked. Seats are
@@ -123,7 +123,16 @@ impl Game {
     /// the lead (a forced lead is the one the rules force, held by the seat to
     /// act); and the history's seats and hand numbers.
     pub fn from_setup(setup: Setup) -> Result<Game, SetupError> {
-        let players = u8::try_from(setup.players).unwrap_or(u8::MAX);
+        let players = u8::try_from(setup.players)
+            .ok()
+            .filter(|n| (MIN_PLAYERS..=MAX_PLAYERS).contains(n))
+            .ok_or_else(|| RulesError {
+                option: "players",
+                message: format!(
+                    "{} players: the engine seats {MIN_PLAYERS} to {MAX_PLAYERS}",
+                    setup.players
+                ),
+            })?;
         setup.rules.validate(players)?;
         let rules = setup.rules;
         if setup.hand_number == 0 {
@@ -143,6 +152,13 @@ impl Game {
             return Err(SetupError::inconsistent(
                 "scores",
                 format!("{} scores for {sides} sides", setup.scores.len()),
+            ));
+        }
+        // No option of these rules ever takes points away.
+        if let Some(side) = setup.scores.iter().position(|&score| score < 0) {
+            return Err(SetupError::inconsistent(
+                format!("scores[{side}]"),
+                "scores never go below 0 under these rules",
             ));
         }
 

@@ -78,8 +78,14 @@ impl Tile {
         self.high as u32 * (self.high as u32 + 1) / 2 + self.low as u32
     }
 
-    /// The tile with a given index (inverse of [`Tile::index`]).
+    /// The tile with a given index (inverse of [`Tile::index`]); indices
+    /// beyond double-twelve wrap around.
     pub const fn from_index(index: u32) -> Tile {
+        BY_INDEX[(index % BY_INDEX.len() as u32) as usize]
+    }
+
+    /// [`Tile::from_index`] by search, to build the lookup table.
+    const fn search_index(index: u32) -> Tile {
         let mut high = 0u32;
         while (high + 1) * (high + 2) / 2 <= index {
             high += 1;
@@ -234,6 +240,17 @@ impl Iterator for TileSetIter {
 }
 
 impl ExactSizeIterator for TileSetIter {}
+
+/// Every tile up to double-twelve, by index.
+const BY_INDEX: [Tile; 91] = {
+    let mut table = [Tile { high: 0, low: 0 }; 91];
+    let mut index = 0;
+    while index < 91 {
+        table[index] = Tile::search_index(index as u32);
+        index += 1;
+    }
+    table
+};
 
 /// `SHOWING[v]`: every tile with a half equal to `v`.
 const SHOWING: [TileSet; MAX_PIP_LIMIT as usize + 1] = {

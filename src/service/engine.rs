@@ -122,9 +122,23 @@ pub fn view(request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiErro
     Ok(encode_view(&game, seat))
 }
 
-/// Wraps a handler's result as a gRPC answer.
+/// Wraps a handler's result as a gRPC answer, logging refusals.
 fn respond<T>(result: Result<T, ApiError>) -> Result<Response<T>, Status> {
-    result.map(Response::new).map_err(Status::from)
+    match result {
+        Ok(answer) => {
+            tracing::debug!("answered");
+            Ok(Response::new(answer))
+        }
+        Err(error) => {
+            tracing::info!(
+                code = ?error.code,
+                reason = error.reason.as_str_name(),
+                field = %error.field,
+                "refused"
+            );
+            Err(Status::from(error))
+        }
+    }
 }
 
 #[tonic::async_trait]

@@ -1,0 +1,223 @@
+//! Every rule of the checked constructor `Game::from_setup`, each broken on
+//! purpose: the state is refused with the right reason and field.
+
+use pips::rules::presets::preset;
+use pips::rules::{Action, Game, HistoryEntry, Move, Outcome, Placed, Setup, Tile};
+
+/// A fresh 2-player muggins state (hand 1, forced lead not yet played).
+fn fresh() -> Setup {
+    let rules = preset("muggins").expect("muggins").rules(2, None);
+    let (game, _) = Game::new("muggins", rules, 2, 21).expect("valid");
+    Setup::from(&game)
+}
+
+/// The same game after its lead and one more move.
+fn underway() -> Setup {
+    let rules = preset("muggins").expect("muggins").rules(2, None);
+    let (mut game, _) = Game::new("muggins", rules, 2, 21).expect("valid");
+    for _ in 0..2 {
+        let mv = game.legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    Setup::from(&game)
+}
+
+fn refused(setup: Setup) -> (String, String) {
+    let error = Game::from_setup(setup).expect_err("refused");
+    (error.reason().to_owned(), error.field())
+}
+
+fn assert_refused(setup: Setup, reason: &str, field: &str) {
+    assert_eq!(refused(setup), (reason.to_owned(), field.to_owned()));
+}
+
+#[test]
+fn reachable_states_are_accepted() {
+    assert!(Game::from_setup(fresh()).is_ok());
+    assert!(Game::from_setup(underway()).is_ok());
+}
+
+#[test]
+fn rules_and_players() {
+    let mut setup = fresh();
+    setup.players = 9;
+    assert_refused(setup, "INVALID_RULES", "players");
+    let mut setup = fresh();
+    setup.rules.hand_size = 0;
+    assert_refused(setup, "INVALID_RULES", "rules.hand_size");
+    let mut setup = fresh();
+    setup.rules.partnerships = true;
+    assert_refused(setup, "INVALID_RULES", "rules.partnerships");
+}
+
+#[test]
+fn counts_of_hands_and_scores() {
+    let mut setup = fresh();
+    setup.hands.push(Vec::new());
+    assert_refused(setup, "INCONSISTENT_STATE", "hands");
+    let mut setup = fresh();
+    setup.scores.push(0);
+    assert_refused(setup, "INCONSISTENT_STATE", "scores");
+    let mut setup = fresh();
+    setup.scores[1] = -5;
+    assert_refused(setup, "INCONSISTENT_STATE", "scores[1]");
+    let mut setup = fresh();
+    setup.hand_number = 0;
+    assert_refused(setup, "INCONSISTENT_STATE", "hand_number");
+}
+
+#[test]
+fn every_tile_exactly_once() {
+    let mut setup = fresh();
+    let copy = setup.hands[0][0];
+    setup.hands[1].push(copy);
+    assert_refused(setup, "TILE_DUPLICATED", "hands[1].tiles[7]");
+    let mut setup = fresh();
+    setup.boneyard.pop();
+    assert_refused(setup, "TILE_MISSING", "");
+    let mut setup = fresh();
+    setup.boneyard[3] = Tile::new(9, 9);
+    assert_refused(setup, "INVALID_TILE", "boneyard[3]");
+    let mut setup = underway();
+    let lead = setup.lead.expect("lead");
+    setup.boneyard.push(lead);
+    assert_refused(setup, "TILE_DUPLICATED", "layout.lead");
+}
+
+#[test]
+fn layout_connections() {
+    let mut setup = underway();
+    let placed = setup
+        .left
+        .pop()
+        .or_else(|| setup.right.pop())
+        .expect("a placed tile");
+    // Put it back turned around so its inner half no longer touches.
+    let flipped = Placed {
+        inner: placed.outer,
+        outer: placed.inner,
+    };
+    assert!(
+        !placed.is_double(),
+        "this seed's second tile is no double, so turning it breaks the layout"
+    );
+    setup.left = vec![flipped];
+    setup.right.clear();
+    let (reason, field) = refused(setup);
+    assert_eq!(reason, "LAYOUT_MISMATCH");
+    assert_eq!(field, "layout.left[0]");
+
+    let mut setup = fresh();
+    let tile = setup.boneyard.remove(0);
+    setup.right.push(Placed {
+        inner: tile.high(),
+        outer: tile.low(),
+    });
+    assert_refused(setup, "LAYOUT_MISMATCH", "layout.right");
+}
+
+#[test]
+fn seats_in_range() {
+    let mut setup = fresh();
+    setup.to_act = 2;
+    assert_refused(setup, "SEAT_OUT_OF_RANGE", "to_act");
+    let mut setup = fresh();
+    setup.hand_leader = 300;
+    assert_refused(setup, "SEAT_OUT_OF_RANGE", "hand_leader");
+    let mut setup = underway();
+    setup.history[0].mv.seat = 3;
+    assert_refused(setup, "SEAT_OUT_OF_RANGE", "history[0].move.seat");
+}
+
+#[test]
+fn history_hands_in_order_and_tiles_in_the_set() {
+    let mut setup = underway();
+    setup.history[1].hand = 2;
+    assert_refused(setup, "INCONSISTENT_STATE", "history[1].hand");
+    let mut setup = underway();
+    setup.history.push(HistoryEntry {
+        hand: 1,
+        mv: Move {
+            seat: 0,
+            action: Action::Play {
+                tile: Tile::new(7, 7),
+                end: None,
+            },
+        },
+    });
+    assert_refused(setup, "INVALID_TILE", "history[2].move.play.tile");
+}
+
+#[test]
+fn phase_and_result() {
+    let mut setup = fresh();
+    setup.outcome = Some(Outcome::Winner(2));
+    assert_refused(setup, "INCONSISTENT_STATE", "result.winner");
+    let mut setup = fresh();
+    setup.scores[0] = 250;
+    assert_refused(setup, "INCONSISTENT_STATE", "scores[0]");
+    let mut setup = fresh();
+    setup.outcome = Some(Outcome::Winner(0));
+    setup.scores[0] = 250;
+    assert!(
+        Game::from_setup(setup).is_ok(),
+        "a finished match may be read"
+    );
+    let mut setup = fresh();
+    let hand = std::mem::take(&mut setup.hands[1]);
+    setup.boneyard.extend(hand);
+    assert_refused(setup, "INCONSISTENT_STATE", "hands[1]");
+}
+
+#[test]
+fn a_blocked_table_in_play_is_refused() {
+    let mut setup = underway();
+    setup.rules.draw = pips::rules::DrawRule::None;
+    let ends: Vec<u8> = [setup.left.last(), setup.right.last()]
+        .iter()
+        .zip([setup.lead.map(|l| l.high()), setup.lead.map(|l| l.low())])
+        .map(|(placed, lead_half)| placed.map_or(lead_half.unwrap_or(0), |p| p.outer))
+        .collect();
+    // Move every tile that fits an open end out of the hands.
+    for hand in &mut setup.hands {
+        let keep: Vec<Tile> = hand
+            .iter()
+            .copied()
+            .filter(|t| !ends.iter().any(|&e| t.has(e)))
+            .collect();
+        let moved: Vec<Tile> = hand
+            .iter()
+            .copied()
+            .filter(|t| ends.iter().any(|&e| t.has(e)))
+            .collect();
+        *hand = keep;
+        setup.boneyard.extend(moved);
+    }
+    assert!(
+        setup.hands.iter().all(|hand| !hand.is_empty()),
+        "this seed leaves unplayable tiles in both hands"
+    );
+    assert_refused(setup, "INCONSISTENT_STATE", "layout");
+}
+
+#[test]
+fn leads() {
+    let mut setup = fresh();
+    setup.to_act = 1 - setup.to_act;
+    assert_refused(setup, "INCONSISTENT_STATE", "to_act");
+    let mut setup = fresh();
+    setup.required_lead = None;
+    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+    let mut setup = fresh();
+    let seat = setup.to_act as usize;
+    let other = setup.hands[seat]
+        .iter()
+        .copied()
+        .find(|&t| Some(t) != setup.required_lead)
+        .expect("another tile");
+    setup.required_lead = Some(other);
+    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+    let mut setup = underway();
+    setup.required_lead = setup.hands[0].first().copied();
+    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+}
