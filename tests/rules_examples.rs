@@ -4,7 +4,7 @@
 use pips::rules::presets::preset;
 use pips::rules::{
     DrawRule, End, Event, Game, HandEnd, Move, Outcome, Placed, PlayError, Report, Rules,
-    ScoreReason, Setup, Tile, TileSet,
+    ScoreReason, Setup, SpinnerAt, Tile, TileSet,
 };
 
 fn t(a: u8, b: u8) -> Tile {
@@ -28,6 +28,7 @@ struct Position {
     scores: Vec<i32>,
     hand_number: u32,
     required_lead: Option<Tile>,
+    spinner: Option<SpinnerAt>,
 }
 
 impl Position {
@@ -44,6 +45,7 @@ impl Position {
             scores: vec![0; usize::from(sides)],
             hand_number: 2,
             required_lead: None,
+            spinner: None,
         }
     }
 
@@ -77,10 +79,14 @@ impl Position {
             lead: self.lead,
             left: self.left,
             right: self.right,
+            up: Vec::new(),
+            down: Vec::new(),
+            spinner: self.spinner,
             scores: self.scores,
             to_act: u32::from(self.to_act),
             hand_leader: u32::from(self.to_act),
             required_lead: self.required_lead,
+            drew_this_turn: false,
             outcome: None,
             history: Vec::new(),
         };

@@ -52,13 +52,25 @@ pub fn deal(rules: &Rules, players: u8, seed: u64, hand_number: u32) -> Deal {
 impl Deal {
     /// Who leads under `rule`, and the tile they must lead if it is forced.
     pub fn lead(&mut self, rule: LeadRule, players: u8) -> (Seat, Option<Tile>) {
-        match rule {
-            LeadRule::HighestDouble => {
-                let (seat, tile) = forced_lead(&self.hands[..usize::from(players)]);
-                (seat, Some(tile))
-            }
-            LeadRule::Lot => (self.rng.random_range(0..players), None),
+        match forced_lead_for(rule, &self.hands[..usize::from(players)]) {
+            Some((seat, tile)) => (seat, Some(tile)),
+            None => (self.rng.random_range(0..players), None),
         }
+    }
+}
+
+/// The seat and tile a forced lead rule picks; `None` for a lead by lot.
+pub fn forced_lead_for(rule: LeadRule, hands: &[TileSet]) -> Option<(Seat, Tile)> {
+    let double_blank = Tile::new(0, 0);
+    match rule {
+        LeadRule::Lot => None,
+        LeadRule::DoubleBlankFirst => Some(
+            hands
+                .iter()
+                .position(|hand| hand.contains(double_blank))
+                .map_or_else(|| forced_lead(hands), |seat| (seat as Seat, double_blank)),
+        ),
+        LeadRule::HighestDouble => Some(forced_lead(hands)),
     }
 }
 
@@ -126,5 +138,24 @@ mod tests {
         ];
         // 6-3 and 5-4 both weigh 9: the higher half wins.
         assert_eq!(forced_lead(&hands), (0, Tile::new(6, 3)));
+    }
+
+    #[test]
+    fn jarac_leads_double_blank_first() {
+        let hands = [
+            [Tile::new(6, 6), Tile::new(3, 1)].into_iter().collect(),
+            [Tile::new(0, 0), Tile::new(5, 4)]
+                .into_iter()
+                .collect::<TileSet>(),
+        ];
+        assert_eq!(
+            forced_lead_for(LeadRule::DoubleBlankFirst, &hands),
+            Some((1, Tile::new(0, 0)))
+        );
+        assert_eq!(
+            forced_lead_for(LeadRule::HighestDouble, &hands),
+            Some((0, Tile::new(6, 6)))
+        );
+        assert_eq!(forced_lead_for(LeadRule::Lot, &hands), None);
     }
 }

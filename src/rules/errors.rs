@@ -161,6 +161,13 @@ pub enum PlayError {
         /// The number at that end.
         pips: u8,
     },
+    /// The end is not open now (a short-side arm before the spinner's long
+    /// sides are covered, `Down` before `Up`, or no spinner at all).
+    #[error("the {end:?} end is not open")]
+    EndNotOpen {
+        /// The end.
+        end: End,
+    },
     /// A lead named an end.
     #[error("the layout is empty: the lead goes on no end (END_UNSPECIFIED)")]
     LeadHasNoEnd,
@@ -209,6 +216,7 @@ impl PlayError {
             PlayError::InvalidTile { .. } => "INVALID_TILE",
             PlayError::TileNotInHand { .. } => "TILE_NOT_IN_HAND",
             PlayError::DoesNotMatchEnd { .. } => "DOES_NOT_MATCH_END",
+            PlayError::EndNotOpen { .. } => "END_NOT_OPEN",
             PlayError::LeadHasNoEnd => "LEAD_HAS_NO_END",
             PlayError::EndRequired => "END_REQUIRED",
             PlayError::MustLeadRequiredTile { .. } => "MUST_LEAD_REQUIRED_TILE",
@@ -228,6 +236,7 @@ impl PlayError {
             | PlayError::TileNotInHand { .. }
             | PlayError::MustLeadRequiredTile { .. } => "move.play.tile",
             PlayError::DoesNotMatchEnd { .. }
+            | PlayError::EndNotOpen { .. }
             | PlayError::LeadHasNoEnd
             | PlayError::EndRequired => "move.play.end",
             PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw { .. } => "move.draw",

@@ -23,8 +23,14 @@ pub enum ScoreReason {
     Ends,
     /// Going out.
     Domino,
+    /// Closing the layout.
+    Closed,
     /// Winning a blocked hand.
     Blocked,
+    /// A seat's own pips added as a penalty (lowest score is best).
+    Penalty,
+    /// A seat's own rounded pips taken off its side.
+    OwnPips,
 }
 
 /// How a hand ended.
@@ -32,8 +38,20 @@ pub enum ScoreReason {
 pub enum HandEnd {
     /// `Seat` placed its last tile.
     Domino(Seat),
+    /// `Seat` closed the layout: its tile matched both open ends.
+    Closed(Seat),
     /// Nobody could place a tile or draw.
     Blocked,
+}
+
+impl HandEnd {
+    /// The seat that ended the hand by going out or closing.
+    pub const fn seat(self) -> Option<Seat> {
+        match self {
+            HandEnd::Domino(seat) | HandEnd::Closed(seat) => Some(seat),
+            HandEnd::Blocked => None,
+        }
+    }
 }
 
 /// One thing that happened, in order.
@@ -68,9 +86,20 @@ pub enum Event {
         side: Side,
         /// The seat that earned them, if one seat did.
         seat: Option<Seat>,
-        /// How many (always positive).
+        /// How many (negative when taken off).
         points: i32,
         /// Why.
+        reason: ScoreReason,
+    },
+    /// Points were earned but are void: they would pass an exact target.
+    PointsVoided {
+        /// The side that would have scored.
+        side: Side,
+        /// The seat that earned them, if one seat did.
+        seat: Option<Seat>,
+        /// How many.
+        points: i32,
+        /// Why they were earned.
         reason: ScoreReason,
     },
     /// The hand ended.

@@ -4,11 +4,18 @@
 use super::deal::{MAX_SEATS, deal};
 use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
-use super::layout::{End, Layout};
+use super::layout::{End, Geometry, Layout};
 use super::moves::{Action, Move, Seat};
-use super::options::{DrawRule, NextLeadRule, Rules, RulesError};
-use super::scoring::{in_play_points, opponents_points, own_pips_penalty};
+use super::options::{Connect, DrawRule, MatchEnd, NextLeadRule, Rules, RulesError, Settlement};
+use super::scoring::{in_play_points, opponents_points, own_pips_penalty, r5};
 use super::tile::{Tile, TileSet};
+
+/// The matadors: 0-0 and every tile whose halves add up to 7.
+const MATADORS: TileSet = TileSet::EMPTY
+    .with(Tile::new(0, 0))
+    .with(Tile::new(6, 1))
+    .with(Tile::new(5, 2))
+    .with(Tile::new(4, 3));
 
 /// A move as kept in a game's history.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,6 +64,8 @@ pub struct Game {
     pub(super) hand_leader: Seat,
     /// Tile the leader must lead, while forced.
     pub(super) required_lead: Option<Tile>,
+    /// Whether the seat to act has drawn this turn (drawing one-then-pass).
+    pub(super) drew_this_turn: bool,
     /// `Some` once the match is over.
     pub(super) outcome: Option<Outcome>,
     /// Every move so far.
@@ -94,6 +103,7 @@ impl Game {
             to_act: 0,
             hand_leader: 0,
             required_lead: None,
+            drew_this_turn: false,
             outcome: None,
             history: Vec::new(),
         };
@@ -184,6 +194,12 @@ impl Game {
         self.required_lead
     }
 
+    /// Whether the seat to act has already drawn this turn (only under
+    /// one-then-pass drawing).
+    pub fn drew_this_turn(&self) -> bool {
+        self.drew_this_turn
+    }
+
     /// How the match ended, once it has.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
@@ -194,9 +210,32 @@ impl Game {
         &self.history
     }
 
+    /// The parts of the rules that shape the layout.
+    pub fn geometry(&self) -> Geometry {
+        self.rules.geometry()
+    }
+
     /// The ends total as counted for in-play scoring.
     pub fn ends_total(&self) -> u32 {
-        self.layout.ends_total(self.rules.doubles_crosswise())
+        self.layout.ends_total(self.geometry())
+    }
+
+    /// The ends a tile may be placed on now, with the number each shows.
+    pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + '_ {
+        End::ALL
+            .into_iter()
+            .filter_map(|end| self.layout.open_end(end).map(|pips| (end, pips)))
+    }
+
+    /// Every tile that fits an end showing `pips`.
+    fn fitting(&self, pips: u8) -> TileSet {
+        match self.rules.connect {
+            Connect::Equal => TileSet::showing(pips),
+            Connect::SumToSevenWithMatadors => match 7u8.checked_sub(pips) {
+                Some(touch) if pips >= 1 => MATADORS.or(TileSet::showing(touch)),
+                _ => MATADORS,
+            },
+        }
     }
 
     /// The tiles of `hand` that can be placed now.
@@ -208,27 +247,27 @@ impl Game {
                 None => hand,
             };
         }
-        let showing = End::ALL
-            .iter()
-            .filter_map(|&end| self.layout.open_end(end))
-            .fold(TileSet::EMPTY, |set, pips| set.or(TileSet::showing(pips)));
-        hand.and(showing)
+        let fitting = self
+            .open_ends()
+            .fold(TileSet::EMPTY, |set, (_, pips)| set.or(self.fitting(pips)));
+        hand.and(fitting)
     }
 
-    /// Whether the rules and the boneyard allow a draw now.
+    /// Whether the rules and the boneyard let some seat draw.
+    fn boneyard_open(&self) -> bool {
+        self.rules.draw != DrawRule::None
+            && self.boneyard.len() > usize::from(self.rules.boneyard_reserve)
+    }
+
+    /// Whether the seat to act may draw now (if it cannot place a tile).
     pub fn may_draw(&self) -> bool {
-        match self.rules.draw {
-            DrawRule::UntilPlayable => {
-                self.boneyard.len() > usize::from(self.rules.boneyard_reserve)
-            }
-            DrawRule::None => false,
-        }
+        self.boneyard_open() && !(self.rules.draw == DrawRule::OneThenPass && self.drew_this_turn)
     }
 
     /// Whether nobody can place a tile and nobody may draw.
     pub fn is_blocked(&self) -> bool {
         let all = self.hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h));
-        !self.may_draw() && self.placeable(all).is_empty()
+        !self.boneyard_open() && self.placeable(all).is_empty()
     }
 
     /// The legal moves of the seat to act (none once the match is over).
@@ -248,20 +287,16 @@ impl Game {
         }
         let seat = self.to_act;
         let placeable = self.placeable(self.hand(seat));
+        let connect = self.rules.connect;
         for tile in placeable.iter() {
-            match (
-                self.layout.open_end(End::Left),
-                self.layout.open_end(End::Right),
-            ) {
-                (Some(left), Some(right)) => {
-                    if tile.has(left) {
-                        out.push(Move::play(seat, tile, Some(End::Left)));
-                    }
-                    if tile.has(right) {
-                        out.push(Move::play(seat, tile, Some(End::Right)));
-                    }
+            if self.layout.is_empty() {
+                out.push(Move::play(seat, tile, None));
+                continue;
+            }
+            for (end, pips) in self.open_ends() {
+                if connect.fits(tile, pips) {
+                    out.push(Move::play(seat, tile, Some(end)));
                 }
-                _ => out.push(Move::play(seat, tile, None)),
             }
         }
         if out.is_empty() {
@@ -313,14 +348,11 @@ impl Game {
                         _ => Ok(()),
                     },
                     (None, false) => Err(PlayError::EndRequired),
-                    (Some(end), false) => {
-                        let pips = self.layout.open_end(end).unwrap_or_default();
-                        if tile.has(pips) {
-                            Ok(())
-                        } else {
-                            Err(PlayError::DoesNotMatchEnd { tile, end, pips })
-                        }
-                    }
+                    (Some(end), false) => match self.layout.open_end(end) {
+                        None => Err(PlayError::EndNotOpen { end }),
+                        Some(pips) if self.rules.connect.fits(tile, pips) => Ok(()),
+                        Some(pips) => Err(PlayError::DoesNotMatchEnd { tile, end, pips }),
+                    },
                 }
             }
             Action::Draw if can_place => Err(PlayError::MustPlayNotDraw { seat }),
@@ -328,7 +360,8 @@ impl Game {
             Action::Draw => Err(PlayError::CannotDraw {
                 why: match self.rules.draw {
                     DrawRule::None => "these rules have no drawing",
-                    DrawRule::UntilPlayable => "the boneyard is exhausted",
+                    _ if !self.boneyard_open() => "the boneyard is exhausted",
+                    _ => "this seat has already drawn its one tile this turn",
                 },
             }),
             Action::Pass if can_place => Err(PlayError::MustPlayNotPass { seat }),
@@ -382,11 +415,13 @@ impl Game {
         });
         match mv.action {
             Action::Play { tile, end } => {
+                let closing = self.is_closing(tile);
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
-                self.layout.place(tile, end);
+                self.layout.place(tile, end, self.geometry());
                 self.required_lead = None;
+                self.drew_this_turn = false;
                 let ends_total = self.ends_total();
                 sink.record(Event::TilePlayed {
                     seat,
@@ -394,18 +429,47 @@ impl Game {
                     end,
                     ends_total,
                 });
+                let hand_end = if self.hand(seat).is_empty() {
+                    Some(HandEnd::Domino(seat))
+                } else if closing {
+                    Some(HandEnd::Closed(seat))
+                } else {
+                    None
+                };
                 let points = in_play_points(self.rules.in_play_scoring, ends_total);
+                let mut void_settlement = false;
                 if points > 0 {
                     let side = self.side_of(seat);
                     let points = i32::try_from(points).unwrap_or(i32::MAX);
-                    self.credit(side, Some(seat), points, ScoreReason::Ends, sink);
-                    if self.reached_target(side) {
-                        self.finish(Outcome::Winner(side), sink);
-                        return;
+                    // Under an exact target, the last tile's points and the
+                    // hand's settlement for the same side are checked together.
+                    let with_settlement = match hand_end {
+                        Some(end) => self
+                            .settle(end)
+                            .iter()
+                            .filter(|credit| credit.side == side)
+                            .map(|credit| credit.points)
+                            .sum::<i32>(),
+                        None => 0,
+                    };
+                    if self.overshoots(side, points.saturating_add(with_settlement)) {
+                        sink.record(Event::PointsVoided {
+                            side,
+                            seat: Some(seat),
+                            points,
+                            reason: ScoreReason::Ends,
+                        });
+                        void_settlement = true;
+                    } else {
+                        self.credit(side, Some(seat), points, ScoreReason::Ends, sink);
+                        if self.wins_by_target(side) {
+                            self.finish(Outcome::Winner(side), sink);
+                            return;
+                        }
                     }
                 }
-                if self.hand(seat).is_empty() {
-                    self.end_hand(HandEnd::Domino(seat), sink);
+                if let Some(end) = hand_end {
+                    self.end_hand(end, void_settlement, sink);
                     return;
                 }
                 self.to_act = self.next_seat(seat);
@@ -415,16 +479,33 @@ impl Game {
                     if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                         hand.insert(tile);
                     }
+                    self.drew_this_turn = self.rules.draw == DrawRule::OneThenPass;
                     sink.record(Event::TileDrawn { seat, tile });
                 }
             }
             Action::Pass => {
                 sink.record(Event::Passed { seat });
+                self.drew_this_turn = false;
                 self.to_act = self.next_seat(seat);
             }
         }
         if self.is_blocked() {
-            self.end_hand(HandEnd::Blocked, sink);
+            self.end_hand(HandEnd::Blocked, false, sink);
+        }
+    }
+
+    /// Whether placing `tile` now would close the layout: at least two tiles
+    /// down, and the tile's halves are the two open ends.
+    fn is_closing(&self, tile: Tile) -> bool {
+        if !self.rules.closing_wins || self.layout.len() < 2 {
+            return false;
+        }
+        match (
+            self.layout.open_end(End::Left),
+            self.layout.open_end(End::Right),
+        ) {
+            (Some(left), Some(right)) => tile == Tile::new(left, right),
+            _ => false,
         }
     }
 
@@ -453,13 +534,35 @@ impl Game {
         });
     }
 
-    /// Whether `side` has reached the target of a target match.
-    pub(super) fn reached_target(&self, side: Side) -> bool {
-        !self.rules.single_hand
-            && self
-                .scores
-                .get(usize::from(side))
-                .is_some_and(|&score| i64::from(score) >= i64::from(self.rules.target))
+    /// Whether `side`'s score has reached the target of a match that ends
+    /// the moment a side reaches it.
+    pub(super) fn wins_by_target(&self, side: Side) -> bool {
+        matches!(
+            self.rules.match_end,
+            MatchEnd::ReachTarget | MatchEnd::ExactTarget
+        ) && self.score(side) >= i64::from(self.rules.target)
+    }
+
+    /// Whether some side is at or past the target (which ends the match
+    /// under every target rule).
+    pub(super) fn some_side_at_target(&self) -> Option<Side> {
+        if self.rules.single_hand() {
+            return None;
+        }
+        (0..self.sides()).find(|&side| self.score(side) >= i64::from(self.rules.target))
+    }
+
+    /// `side`'s score, widened.
+    fn score(&self, side: Side) -> i64 {
+        self.scores
+            .get(usize::from(side))
+            .map_or(0, |&score| i64::from(score))
+    }
+
+    /// Whether adding `points` to `side` would pass an exact target.
+    fn overshoots(&self, side: Side, points: i32) -> bool {
+        self.rules.match_end == MatchEnd::ExactTarget
+            && self.score(side) + i64::from(points) > i64::from(self.rules.target)
     }
 
     /// Ends the match.
@@ -479,78 +582,147 @@ impl Game {
     }
 
     /// The side with strictly the fewest pips (sum over its seats).
-    fn fewest_pips_side(&self, pips: &[u32]) -> Option<Side> {
+    fn fewest_pips_side(&self) -> Option<Side> {
         let mut totals = [0u32; MAX_SEATS];
-        for (seat, &p) in (0..self.players).zip(pips) {
-            totals[usize::from(self.side_of(seat))] += p;
+        for seat in 0..self.players {
+            totals[usize::from(self.side_of(seat))] += self.hand(seat).pips();
         }
-        let totals = &totals[..usize::from(self.sides())];
-        let fewest = totals.iter().copied().min()?;
-        let mut holders = (0..self.sides()).filter(|&side| totals[usize::from(side)] == fewest);
-        match (holders.next(), holders.next()) {
-            (Some(side), None) => Some(side),
-            _ => None,
+        unique_min(&totals[..usize::from(self.sides())])
+    }
+
+    /// The seat that placed the last tile of this hand ("made the fish").
+    fn last_placer(&self) -> Seat {
+        self.history
+            .iter()
+            .rev()
+            .take_while(|entry| entry.hand == self.hand_number)
+            .find(|entry| matches!(entry.mv.action, Action::Play { .. }))
+            .map_or(self.to_act, |entry| entry.mv.seat)
+    }
+
+    /// The side that won a hand ending in `end`: the seat that went out or
+    /// closed; when blocked, the fish maker under penalty scoring, else the
+    /// side with the fewest pips (none on a tie).
+    fn hand_winner(&self, end: HandEnd) -> Option<Side> {
+        match (end.seat(), self.rules.settlement) {
+            (Some(seat), _) => Some(self.side_of(seat)),
+            (None, Settlement::PenaltyOwnPips) => Some(self.side_of(self.last_placer())),
+            (None, _) => self.fewest_pips_side(),
+        }
+    }
+
+    /// What a hand ending in `end` credits, side by side.
+    fn settle(&self, end: HandEnd) -> Vec<Credit> {
+        let rules = &self.rules;
+        let pips = |seat: Seat| self.hand(seat).pips();
+        let to_points = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+        let winner = self.hand_winner(end);
+        let reason = match end {
+            HandEnd::Domino(_) => ScoreReason::Domino,
+            HandEnd::Closed(_) => ScoreReason::Closed,
+            HandEnd::Blocked => ScoreReason::Blocked,
+        };
+        match (rules.settlement, winner) {
+            (Settlement::WinnerTakesPips, Some(side)) => {
+                let (own, opponents): (Vec<Seat>, Vec<Seat>) =
+                    (0..self.players).partition(|&seat| self.side_of(seat) == side);
+                let opponents: Vec<u32> = opponents.into_iter().map(pips).collect();
+                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, &opponents);
+                let lost = match end {
+                    HandEnd::Blocked => {
+                        let own: Vec<u32> = own.into_iter().map(pips).collect();
+                        own_pips_penalty(rules.blocked_own, rules.hand_scale, &own)
+                    }
+                    _ => 0,
+                };
+                vec![Credit {
+                    side,
+                    seat: end.seat(),
+                    points: to_points(gained.saturating_sub(lost)),
+                    reason,
+                }]
+            }
+            (Settlement::WinnerTakesOne, Some(side)) if end.seat().is_some() => vec![Credit {
+                side,
+                seat: end.seat(),
+                points: 1,
+                reason,
+            }],
+            (Settlement::PenaltyOwnPips, _) => {
+                let exempt = end.seat().unwrap_or_else(|| self.last_placer());
+                (0..self.players)
+                    .filter(|&seat| seat != exempt)
+                    .map(|seat| Credit {
+                        side: self.side_of(seat),
+                        seat: Some(seat),
+                        points: to_points(pips(seat)),
+                        reason: ScoreReason::Penalty,
+                    })
+                    .collect()
+            }
+            (Settlement::SubtractOwnRounded, _) => (0..self.players)
+                .map(|seat| Credit {
+                    side: self.side_of(seat),
+                    seat: Some(seat),
+                    points: -to_points(r5(pips(seat))),
+                    reason: ScoreReason::OwnPips,
+                })
+                .collect(),
+            _ => Vec::new(),
         }
     }
 
     /// Settles the hand, then ends the match or deals the next hand.
-    fn end_hand<S: EventSink>(&mut self, end: HandEnd, sink: &mut S) {
-        let pips = self.pips_by_seat();
-        let winner = match end {
-            HandEnd::Domino(seat) => Some(self.side_of(seat)),
-            HandEnd::Blocked => self.fewest_pips_side(&pips),
-        };
+    /// `void_settlement`: the settlement was voided together with the last
+    /// tile's points (exact target).
+    fn end_hand<S: EventSink>(&mut self, end: HandEnd, void_settlement: bool, sink: &mut S) {
+        let winner = self.hand_winner(end);
+        let credits: Vec<Credit> = self
+            .settle(end)
+            .into_iter()
+            .filter(|credit| credit.points != 0)
+            .collect();
         let mut settlement = vec![0i32; usize::from(self.sides())];
-        if let Some(side) = winner {
-            let mut own = Vec::with_capacity(MAX_SEATS);
-            let mut opponents = Vec::with_capacity(MAX_SEATS);
-            for (seat, &p) in (0..self.players).zip(&pips) {
-                if self.side_of(seat) == side {
-                    own.push(p);
-                } else {
-                    opponents.push(p);
-                }
-            }
-            let gained = opponents_points(self.rules.hand_rounding, &opponents);
-            let lost = match end {
-                HandEnd::Domino(_) => 0,
-                HandEnd::Blocked => own_pips_penalty(self.rules.blocked_own, &own),
-            };
-            let points = i32::try_from(gained.saturating_sub(lost)).unwrap_or(i32::MAX);
-            if let Some(slot) = settlement.get_mut(usize::from(side)) {
-                *slot = points;
+        for credit in &credits {
+            if let Some(slot) = settlement.get_mut(usize::from(credit.side)) {
+                *slot = slot.saturating_add(credit.points);
             }
         }
         sink.record(Event::HandEnded {
             hand: self.hand_number,
             end,
             winner,
-            pips,
-            settlement: settlement.clone(),
+            pips: self.pips_by_seat(),
+            settlement,
         });
-        if let Some(side) = winner {
-            let points = settlement.get(usize::from(side)).copied().unwrap_or(0);
-            if points > 0 {
-                let (seat, reason) = match end {
-                    HandEnd::Domino(seat) => (Some(seat), ScoreReason::Domino),
-                    HandEnd::Blocked => (None, ScoreReason::Blocked),
-                };
-                self.credit(side, seat, points, reason, sink);
-                if self.reached_target(side) {
-                    self.finish(Outcome::Winner(side), sink);
-                    return;
-                }
+        for credit in credits {
+            if void_settlement || self.overshoots(credit.side, credit.points) {
+                sink.record(Event::PointsVoided {
+                    side: credit.side,
+                    seat: credit.seat,
+                    points: credit.points,
+                    reason: credit.reason,
+                });
+                continue;
             }
+            self.credit(credit.side, credit.seat, credit.points, credit.reason, sink);
         }
-        if self.rules.single_hand {
-            self.finish(winner.map_or(Outcome::Draw, Outcome::Winner), sink);
+        let outcome = match self.rules.match_end {
+            MatchEnd::SingleHand => Some(winner.map_or(Outcome::Draw, Outcome::Winner)),
+            MatchEnd::ReachTarget | MatchEnd::ExactTarget => {
+                self.some_side_at_target().map(Outcome::Winner)
+            }
+            MatchEnd::LoseAtTarget => self.some_side_at_target().map(|_| {
+                let scores = self.scores();
+                let lowest = unique_min(scores);
+                lowest.map_or(Outcome::Draw, Outcome::Winner)
+            }),
+        };
+        if let Some(outcome) = outcome {
+            self.finish(outcome, sink);
             return;
         }
-        let went_out = match end {
-            HandEnd::Domino(seat) => Some(seat),
-            HandEnd::Blocked => None,
-        };
-        self.start_hand(self.hand_number + 1, went_out, sink);
+        self.start_hand(self.hand_number + 1, end.seat(), sink);
     }
 
     /// Deals hand `hand_number` and seats its leader. `went_out` is the seat
@@ -572,6 +744,7 @@ impl Game {
         self.boneyard = dealt.boneyard;
         self.boneyard.reverse();
         self.layout = Layout::new();
+        self.drew_this_turn = false;
         self.to_act = leader;
         self.hand_leader = leader;
         self.required_lead = required_lead;
@@ -580,5 +753,28 @@ impl Game {
             leader,
             required_lead,
         });
+    }
+}
+
+/// One entry of a hand's settlement.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Credit {
+    /// The side whose score changes.
+    side: Side,
+    /// The seat it is for, if one.
+    seat: Option<Seat>,
+    /// The change (negative when taken off).
+    points: i32,
+    /// Why.
+    reason: ScoreReason,
+}
+
+/// The index of the strictly smallest value; `None` on a tie or when empty.
+fn unique_min<T: Ord + Copy>(values: &[T]) -> Option<Side> {
+    let min = values.iter().copied().min()?;
+    let mut at = values.iter().enumerate().filter(|&(_, &v)| v == min);
+    match (at.next(), at.next()) {
+        (Some((index, _)), None) => Side::try_from(index).ok(),
+        _ => None,
     }
 }

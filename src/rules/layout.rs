@@ -1,24 +1,48 @@
-//! The tiles on the table: a lead and two arms growing from its halves.
+//! The tiles on the table: a lead, two arms growing from its halves and,
+//! under spinner rules, two more arms growing from the spinner's short ends.
 
+use super::options::{Connect, LayoutRule};
 use super::tile::Tile;
 
-/// An open end of a two-ended layout.
+/// A place where tiles are added.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum End {
     /// The arm growing from the lead's larger half.
     Left,
     /// The arm growing from the lead's smaller half.
     Right,
+    /// The first arm grown from a spinner's short end.
+    Up,
+    /// The second arm grown from a spinner's short end (after `Up`).
+    Down,
 }
 
 impl End {
-    /// Both ends, left first.
-    pub const ALL: [End; 2] = [End::Left, End::Right];
+    /// Every end, in the order legal moves list them.
+    pub const ALL: [End; 4] = [End::Left, End::Right, End::Up, End::Down];
 
-    const fn index(self) -> usize {
+    /// Position in per-end arrays.
+    pub const fn index(self) -> usize {
         match self {
             End::Left => 0,
             End::Right => 1,
+            End::Up => 2,
+            End::Down => 3,
+        }
+    }
+
+    /// Whether the arm grows from the spinner's short end.
+    pub const fn is_short_side(self) -> bool {
+        matches!(self, End::Up | End::Down)
+    }
+
+    /// The arm's name in field paths (`left`, `up`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            End::Left => "left",
+            End::Right => "right",
+            End::Up => "up",
+            End::Down => "down",
         }
     }
 }
@@ -26,7 +50,8 @@ impl End {
 /// A tile on an arm, read outward from the lead.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Placed {
-    /// The half touching the previous tile.
+    /// The half touching the previous tile (for a crossed matador, its
+    /// larger half).
     pub inner: u8,
     /// The half facing outward.
     pub outer: u8,
@@ -44,18 +69,106 @@ impl Placed {
     }
 }
 
-/// A touching pair of halves that do not match.
+/// Where the spinner lies.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum SpinnerAt {
+    /// The lead is the spinner.
+    Lead,
+    /// The tile at `index` of the `Left` or `Right` arm is the spinner.
+    Arm {
+        /// `Left` or `Right`.
+        end: End,
+        /// Position on that arm, 0 next to the lead.
+        index: usize,
+    },
+}
+
+/// The parts of the rules that shape the layout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Mismatch {
-    /// The arm at fault.
-    pub end: End,
-    /// The position on the arm (0 = next to the lead), or `None` when the
-    /// arm has tiles but there is no lead.
+pub struct Geometry {
+    /// How tiles touch.
+    pub connect: Connect,
+    /// Which double, if any, becomes the spinner.
+    pub layout: LayoutRule,
+    /// Whether doubles lie crosswise and count both halves at an end.
+    pub crosswise: bool,
+}
+
+/// Is `tile` a matador (its halves add up to 7, or 0-0)?
+pub const fn is_matador(tile: Tile) -> bool {
+    tile.pips() == 7 || (tile.high() == 0 && tile.low() == 0)
+}
+
+impl Connect {
+    /// Whether `tile` can be placed on an end showing `pips`.
+    pub const fn fits(self, tile: Tile, pips: u8) -> bool {
+        match self {
+            Connect::Equal => tile.has(pips),
+            Connect::SumToSevenWithMatadors => {
+                is_matador(tile) || (pips >= 1 && pips <= 7 && tile.has(7 - pips))
+            }
+        }
+    }
+
+    /// How `tile` lies when placed on an end showing `pips` (which it fits).
+    pub const fn place(self, tile: Tile, pips: u8) -> Placed {
+        match self {
+            Connect::Equal => Placed {
+                inner: pips,
+                outer: tile.other_half(pips),
+            },
+            Connect::SumToSevenWithMatadors if is_matador(tile) => Placed {
+                inner: tile.high(),
+                outer: tile.low(),
+            },
+            Connect::SumToSevenWithMatadors => {
+                let inner = 7u8.saturating_sub(pips);
+                Placed {
+                    inner,
+                    outer: tile.other_half(inner),
+                }
+            }
+        }
+    }
+
+    /// Whether `placed` correctly touches an end showing `pips`.
+    pub const fn touches(self, placed: Placed, pips: u8) -> bool {
+        match self {
+            Connect::Equal => placed.inner == pips,
+            Connect::SumToSevenWithMatadors => {
+                is_matador(placed.tile()) || (pips >= 1 && placed.inner as u32 + pips as u32 == 7)
+            }
+        }
+    }
+
+    /// The number left showing after `placed` was put on `pips`.
+    pub const fn exposes(self, placed: Placed, pips: u8) -> u8 {
+        match self {
+            Connect::SumToSevenWithMatadors if is_matador(placed.tile()) => pips,
+            _ => placed.outer,
+        }
+    }
+}
+
+/// A layout that cannot have been built by legal play.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LayoutError {
+    /// The arm at fault, if one is.
+    pub end: Option<End>,
+    /// The position on it, if one tile is at fault.
     pub position: Option<usize>,
-    /// The number the tile had to show.
-    pub expected: Option<u8>,
-    /// The number it showed.
-    pub found: u8,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl LayoutError {
+    fn new(end: Option<End>, position: Option<usize>, message: impl Into<String>) -> LayoutError {
+        LayoutError {
+            end,
+            position,
+            message: message.into(),
+        }
+    }
 }
 
 /// The layout of one hand.
@@ -63,11 +176,15 @@ pub struct Mismatch {
 pub struct Layout {
     /// The first tile; `None` while the layout is empty.
     lead: Option<Tile>,
-    /// Tiles on each arm, nearest the lead first (indexed by `End::index`).
-    arms: [Vec<Placed>; 2],
+    /// Tiles on each arm, nearest the lead (or spinner) first, by
+    /// [`End::index`].
+    arms: [Vec<Placed>; 4],
     /// The number showing at each end, kept in step with `arms` so that the
-    /// hot path never walks an arm.
-    ends: [u8; 2],
+    /// hot path never walks an arm. For an empty short-side arm, the
+    /// spinner's number.
+    ends: [u8; 4],
+    /// The spinner, once there is one.
+    spinner: Option<SpinnerAt>,
 }
 
 impl Layout {
@@ -76,44 +193,157 @@ impl Layout {
         Layout::default()
     }
 
-    /// Builds a layout from its parts, checking that every touching pair of
-    /// halves matches.
+    /// Builds a layout from its parts, checking that it could have been made
+    /// by legal play under `geometry`: every tile touches its neighbour, the
+    /// spinner is the double the rules make the spinner, and the short-side
+    /// arms grow only once both long sides are covered.
     pub fn from_parts(
         lead: Option<Tile>,
-        left: Vec<Placed>,
-        right: Vec<Placed>,
-    ) -> Result<Layout, Mismatch> {
-        let mut layout = Layout::new();
+        arms: [Vec<Placed>; 4],
+        spinner: Option<SpinnerAt>,
+        geometry: Geometry,
+    ) -> Result<Layout, LayoutError> {
         let Some(lead) = lead else {
-            for (end, arm) in [(End::Left, &left), (End::Right, &right)] {
-                if let Some(first) = arm.first() {
-                    return Err(Mismatch {
-                        end,
-                        position: None,
-                        expected: None,
-                        found: first.inner,
-                    });
-                }
+            if let Some(end) = End::ALL.into_iter().find(|e| !arms[e.index()].is_empty()) {
+                return Err(LayoutError::new(
+                    Some(end),
+                    None,
+                    "an arm has tiles but the layout has no lead",
+                ));
             }
-            return Ok(layout);
+            if spinner.is_some() {
+                return Err(LayoutError::new(
+                    None,
+                    None,
+                    "an empty layout has no spinner",
+                ));
+            }
+            return Ok(Layout::new());
         };
-        layout.place(lead, None);
-        for (end, arm) in [(End::Left, left), (End::Right, right)] {
-            for (position, placed) in arm.iter().enumerate() {
-                let expected = layout.ends[end.index()];
-                if placed.inner != expected {
-                    return Err(Mismatch {
-                        end,
-                        position: Some(position),
-                        expected: Some(expected),
-                        found: placed.inner,
-                    });
+        let mut layout = Layout::new();
+        layout.lead = Some(lead);
+        layout.ends = [lead.high(), lead.low(), 0, 0];
+        layout.check_spinner(spinner, &arms, geometry)?;
+        layout.spinner = spinner;
+        if let Some(number) = layout.spinner_number_in(&arms) {
+            layout.ends[2] = number;
+            layout.ends[3] = number;
+        }
+        for end in End::ALL {
+            for (position, &placed) in arms[end.index()].iter().enumerate() {
+                let pips = layout.ends[end.index()];
+                if !geometry.connect.touches(placed, pips) {
+                    return Err(LayoutError::new(
+                        Some(end),
+                        Some(position),
+                        format!(
+                            "{}-{} (inner half {}) cannot touch the {pips} it lies against",
+                            placed.inner, placed.outer, placed.inner
+                        ),
+                    ));
                 }
-                layout.ends[end.index()] = placed.outer;
+                layout.ends[end.index()] = geometry.connect.exposes(placed, pips);
             }
-            layout.arms[end.index()] = arm;
+        }
+        layout.arms = arms;
+        for end in [End::Up, End::Down] {
+            if !layout.arms[end.index()].is_empty() {
+                let opened = layout.spinner.is_some() && layout.long_sides_covered();
+                let in_order = end == End::Up || !layout.arms[End::Up.index()].is_empty();
+                if !opened || !in_order {
+                    return Err(LayoutError::new(
+                        Some(end),
+                        None,
+                        "a short-side arm grows only from a spinner whose long sides are both \
+                         covered, `up` before `down`",
+                    ));
+                }
+            }
         }
         Ok(layout)
+    }
+
+    /// The spinner's number, found in `arms` (before they are stored).
+    fn spinner_number_in(&self, arms: &[Vec<Placed>; 4]) -> Option<u8> {
+        match self.spinner? {
+            SpinnerAt::Lead => self.lead.map(Tile::high),
+            SpinnerAt::Arm { end, index } => arms[end.index()].get(index).map(|p| p.inner),
+        }
+    }
+
+    /// Checks the claimed spinner against the rules and the tiles.
+    fn check_spinner(
+        &self,
+        spinner: Option<SpinnerAt>,
+        arms: &[Vec<Placed>; 4],
+        geometry: Geometry,
+    ) -> Result<(), LayoutError> {
+        let lead = self.lead.unwrap_or(Tile::new(0, 0));
+        let first_double_on = |end: End, before: usize| {
+            arms[end.index()]
+                .iter()
+                .take(before)
+                .position(|p| p.is_double())
+        };
+        let lead_arms = [End::Left, End::Right];
+        match (geometry.layout, spinner) {
+            (LayoutRule::TwoEnds, None) => Ok(()),
+            (LayoutRule::TwoEnds, Some(_)) => {
+                Err(LayoutError::new(None, None, "these rules have no spinner"))
+            }
+            (LayoutRule::FirstTileDoubleSpinner, None) if lead.is_double() => Err(
+                LayoutError::new(None, None, "the double lead is the spinner"),
+            ),
+            (LayoutRule::FirstTileDoubleSpinner, Some(SpinnerAt::Arm { .. })) => Err(
+                LayoutError::new(None, None, "only a double lead becomes the spinner"),
+            ),
+            (_, Some(SpinnerAt::Lead)) if !lead.is_double() => {
+                Err(LayoutError::new(None, None, "the spinner must be a double"))
+            }
+            (_, Some(SpinnerAt::Lead)) | (LayoutRule::FirstTileDoubleSpinner, None) => Ok(()),
+            (_, None) => {
+                // The first double played becomes the spinner: none is down.
+                if lead.is_double() {
+                    return Err(LayoutError::new(
+                        None,
+                        None,
+                        "the double lead is the spinner",
+                    ));
+                }
+                match lead_arms
+                    .into_iter()
+                    .find_map(|e| first_double_on(e, usize::MAX).map(|i| (e, i)))
+                {
+                    Some((end, index)) => Err(LayoutError::new(
+                        Some(end),
+                        Some(index),
+                        "the first double played becomes the spinner, but none is recorded",
+                    )),
+                    None => Ok(()),
+                }
+            }
+            (_, Some(SpinnerAt::Arm { end, index })) => {
+                let is_double = arms
+                    .get(end.index())
+                    .and_then(|arm| arm.get(index))
+                    .is_some_and(|p| p.is_double());
+                if end.is_short_side() || !is_double {
+                    return Err(LayoutError::new(
+                        Some(end),
+                        Some(index),
+                        "the spinner must be a double on the left or right arm",
+                    ));
+                }
+                if lead.is_double() || first_double_on(end, index).is_some() {
+                    return Err(LayoutError::new(
+                        Some(end),
+                        Some(index),
+                        "an earlier double would have been the spinner",
+                    ));
+                }
+                Ok(())
+            }
+        }
     }
 
     /// The lead, once placed.
@@ -126,29 +356,86 @@ impl Layout {
         self.lead.is_none()
     }
 
-    /// The tiles on one arm, nearest the lead first.
+    /// The tiles on one arm, nearest the lead (or spinner) first.
     pub fn arm(&self, end: End) -> &[Placed] {
         &self.arms[end.index()]
     }
 
-    /// The number showing at `end`; `None` while the layout is empty.
+    /// Where the spinner lies, once there is one.
+    pub fn spinner(&self) -> Option<SpinnerAt> {
+        self.spinner
+    }
+
+    /// Whether both of the spinner's long sides have a tile against them.
+    fn long_sides_covered(&self) -> bool {
+        match self.spinner {
+            None => false,
+            Some(SpinnerAt::Lead) => !self.arms[0].is_empty() && !self.arms[1].is_empty(),
+            Some(SpinnerAt::Arm { end, index }) => self.arms[end.index()].len() > index + 1,
+        }
+    }
+
+    /// The number showing at `end`, if a tile may be placed there now.
     pub fn open_end(&self, end: End) -> Option<u8> {
-        self.lead.map(|_| self.ends[end.index()])
+        self.lead?;
+        let open = match end {
+            End::Left | End::Right => true,
+            End::Up => !self.arms[2].is_empty() || self.long_sides_covered(),
+            End::Down => {
+                !self.arms[3].is_empty() || (!self.arms[2].is_empty() && self.long_sides_covered())
+            }
+        };
+        open.then_some(self.ends[end.index()])
+    }
+
+    /// Whether the tile showing at `end` (on `Left`/`Right`) is the spinner.
+    fn spinner_shows_at(&self, end: End) -> bool {
+        match (self.spinner, self.arms[end.index()].len()) {
+            (Some(SpinnerAt::Lead), 0) => true,
+            (Some(SpinnerAt::Arm { end: arm, index }), len) => arm == end && index + 1 == len,
+            _ => false,
+        }
     }
 
     /// What `end` adds to the ends total. A double at an end counts both
-    /// halves when `crosswise`; a lone lead counts its own pips once, so its
-    /// halves count singly.
-    pub fn counts(&self, end: End, crosswise: bool) -> u32 {
+    /// halves when `crosswise`; a lone lead counts each half once. Under
+    /// `Sniff`, the spinner counts through its unarmed short ends (its number
+    /// each) and never through its long sides.
+    pub fn counts(&self, end: End, geometry: Geometry) -> u32 {
         let Some(lead) = self.lead else {
             return 0;
         };
+        let sniff = geometry.layout == LayoutRule::Sniff;
         let pips = u32::from(self.ends[end.index()]);
-        let end_is_double = match self.arms[end.index()].last() {
-            Some(placed) => placed.is_double(),
-            None => lead.is_double() && !self.arms.iter().all(Vec::is_empty),
+        let arm = &self.arms[end.index()];
+        if end.is_short_side() {
+            return match (self.spinner, arm.last()) {
+                (None, _) => 0,
+                (Some(_), Some(last)) => {
+                    if geometry.crosswise && last.is_double() {
+                        2 * pips
+                    } else {
+                        pips
+                    }
+                }
+                (Some(_), None) => {
+                    if sniff {
+                        pips
+                    } else {
+                        0
+                    }
+                }
+            };
+        }
+        if sniff && self.spinner_shows_at(end) {
+            return 0;
+        }
+        let lone = self.arms.iter().all(Vec::is_empty);
+        let double_showing = match arm.last() {
+            Some(last) => last.is_double(),
+            None => lead.is_double() && !lone,
         };
-        if crosswise && end_is_double {
+        if geometry.crosswise && double_showing {
             2 * pips
         } else {
             pips
@@ -156,11 +443,8 @@ impl Layout {
     }
 
     /// The ends total used for in-play scoring.
-    pub fn ends_total(&self, crosswise: bool) -> u32 {
-        End::ALL
-            .iter()
-            .map(|&end| self.counts(end, crosswise))
-            .sum()
+    pub fn ends_total(&self, geometry: Geometry) -> u32 {
+        End::ALL.iter().map(|&end| self.counts(end, geometry)).sum()
     }
 
     /// Every tile on the table.
@@ -175,19 +459,41 @@ impl Layout {
         usize::from(self.lead.is_some()) + self.arms.iter().map(Vec::len).sum::<usize>()
     }
 
-    /// Places `tile`: as the lead when `end` is `None`, else on `end`, whose
-    /// number the tile must show (the caller has checked).
-    pub(crate) fn place(&mut self, tile: Tile, end: Option<End>) {
+    /// Places `tile`: as the lead when `end` is `None`, else on `end`, which
+    /// it must fit (the caller has checked).
+    pub(crate) fn place(&mut self, tile: Tile, end: Option<End>, geometry: Geometry) {
+        let becomes_spinner = |layout: &Layout| {
+            tile.is_double()
+                && layout.spinner.is_none()
+                && match geometry.layout {
+                    LayoutRule::TwoEnds => false,
+                    LayoutRule::FirstTileDoubleSpinner => layout.lead.is_none(),
+                    LayoutRule::FirstDoubleSpinner | LayoutRule::Sniff => true,
+                }
+        };
         match end {
             None => {
+                self.ends = [tile.high(), tile.low(), 0, 0];
+                if becomes_spinner(self) {
+                    self.spinner = Some(SpinnerAt::Lead);
+                    self.ends[2] = tile.high();
+                    self.ends[3] = tile.high();
+                }
                 self.lead = Some(tile);
-                self.ends = [tile.high(), tile.low()];
             }
             Some(end) => {
-                let inner = self.ends[end.index()];
-                let outer = tile.other_half(inner);
-                self.arms[end.index()].push(Placed { inner, outer });
-                self.ends[end.index()] = outer;
+                let pips = self.ends[end.index()];
+                let placed = geometry.connect.place(tile, pips);
+                if !end.is_short_side() && becomes_spinner(self) {
+                    self.spinner = Some(SpinnerAt::Arm {
+                        end,
+                        index: self.arms[end.index()].len(),
+                    });
+                    self.ends[2] = tile.high();
+                    self.ends[3] = tile.high();
+                }
+                self.arms[end.index()].push(placed);
+                self.ends[end.index()] = geometry.connect.exposes(placed, pips);
             }
         }
     }
@@ -201,54 +507,240 @@ mod tests {
         Tile::new(a, b)
     }
 
+    fn geometry(layout: LayoutRule) -> Geometry {
+        Geometry {
+            connect: Connect::Equal,
+            layout,
+            crosswise: true,
+        }
+    }
+
+    fn build(layout: LayoutRule, plays: &[(Tile, Option<End>)]) -> Layout {
+        let mut table = Layout::new();
+        for &(tile, end) in plays {
+            let g = geometry(layout);
+            assert!(
+                end.is_none()
+                    || table
+                        .open_end(end.unwrap_or(End::Left))
+                        .is_some_and(|p| g.connect.fits(tile, p)),
+                "{tile} on {end:?}"
+            );
+            table.place(tile, end, g);
+        }
+        table
+    }
+
     #[test]
     fn rules_section_3_double_at_an_end_counts_both_halves() {
+        let g = geometry(LayoutRule::TwoEnds);
         // Ends 6-6 and 3 → 15.
-        let mut layout = Layout::new();
-        layout.place(t(6, 3), None);
-        layout.place(t(6, 6), Some(End::Left));
-        assert_eq!(layout.ends_total(true), 15);
+        let layout = build(
+            LayoutRule::TwoEnds,
+            &[(t(6, 3), None), (t(6, 6), Some(End::Left))],
+        );
+        assert_eq!(layout.ends_total(g), 15);
         // Ends 4-4 and 6-6 → 20.
-        let mut layout = Layout::new();
-        layout.place(t(6, 4), None);
-        layout.place(t(6, 6), Some(End::Left));
-        layout.place(t(4, 4), Some(End::Right));
-        assert_eq!(layout.ends_total(true), 20);
+        let layout = build(
+            LayoutRule::TwoEnds,
+            &[
+                (t(6, 4), None),
+                (t(6, 6), Some(End::Left)),
+                (t(4, 4), Some(End::Right)),
+            ],
+        );
+        assert_eq!(layout.ends_total(g), 20);
         // In line (no in-play scoring) a double counts once.
-        assert_eq!(layout.ends_total(false), 10);
+        let inline = Geometry {
+            crosswise: false,
+            ..g
+        };
+        assert_eq!(layout.ends_total(inline), 10);
     }
 
     #[test]
     fn rules_section_3_openings_count_in_full() {
         for (tile, total) in [(t(5, 5), 10), (t(6, 4), 10), (t(6, 6), 12)] {
-            let mut layout = Layout::new();
-            layout.place(tile, None);
-            assert_eq!(layout.ends_total(true), total, "{tile}");
+            let layout = build(LayoutRule::TwoEnds, &[(tile, None)]);
+            assert_eq!(
+                layout.ends_total(geometry(LayoutRule::TwoEnds)),
+                total,
+                "{tile}"
+            );
         }
     }
 
     #[test]
-    fn from_parts_rejects_a_mismatch() {
+    fn all_fives_spinner_counts_while_a_long_side_is_open() {
+        let g = geometry(LayoutRule::FirstDoubleSpinner);
+        let plays = [(t(5, 5), None), (t(5, 0), Some(End::Left))];
+        let layout = build(LayoutRule::FirstDoubleSpinner, &plays);
+        assert_eq!(layout.ends_total(g), 10, "5-5 with 5-0 on one side");
+        assert_eq!(
+            layout.open_end(End::Up),
+            None,
+            "short ends wait for both long sides"
+        );
+        let layout = build(
+            LayoutRule::FirstDoubleSpinner,
+            &[plays[0], plays[1], (t(6, 5), Some(End::Right))],
+        );
+        assert_eq!(
+            layout.ends_total(g),
+            6,
+            "0 + 6 once both long sides are covered"
+        );
+        assert_eq!(layout.open_end(End::Up), Some(5));
+        assert_eq!(layout.open_end(End::Down), None, "one new arm at a time");
+        let layout = build(
+            LayoutRule::FirstDoubleSpinner,
+            &[
+                plays[0],
+                plays[1],
+                (t(6, 5), Some(End::Right)),
+                (t(5, 4), Some(End::Up)),
+            ],
+        );
+        assert_eq!(layout.ends_total(g), 10, "0 + 6 + 4");
+        assert_eq!(layout.open_end(End::Down), Some(5));
+    }
+
+    #[test]
+    fn sniff_counts_short_ends_until_armed() {
+        let g = geometry(LayoutRule::Sniff);
+        let mut plays = vec![(t(4, 4), None)];
+        let expected = [
+            (None, 8),
+            (Some((t(6, 4), End::Left)), 14),
+            (Some((t(4, 1), End::Right)), 15),
+            (Some((t(4, 0), End::Up)), 11),
+        ];
+        for (play, total) in expected {
+            if let Some((tile, end)) = play {
+                plays.push((tile, Some(end)));
+            }
+            let layout = build(LayoutRule::Sniff, &plays);
+            assert_eq!(layout.ends_total(g), total, "after {play:?}");
+        }
+    }
+
+    #[test]
+    fn a_later_double_becomes_the_spinner() {
+        let layout = build(
+            LayoutRule::FirstDoubleSpinner,
+            &[
+                (t(6, 4), None),
+                (t(4, 4), Some(End::Right)),
+                (t(4, 2), Some(End::Right)),
+            ],
+        );
+        assert_eq!(
+            layout.spinner(),
+            Some(SpinnerAt::Arm {
+                end: End::Right,
+                index: 0
+            })
+        );
+        assert_eq!(layout.open_end(End::Up), Some(4));
+        let only_lead = build(
+            LayoutRule::FirstTileDoubleSpinner,
+            &[
+                (t(6, 4), None),
+                (t(4, 4), Some(End::Right)),
+                (t(4, 2), Some(End::Right)),
+            ],
+        );
+        assert_eq!(only_lead.spinner(), None);
+        assert_eq!(only_lead.open_end(End::Up), None);
+    }
+
+    #[test]
+    fn matadors_leave_the_end_open() {
+        let g = Geometry {
+            connect: Connect::SumToSevenWithMatadors,
+            layout: LayoutRule::TwoEnds,
+            crosswise: false,
+        };
+        assert!(g.connect.fits(t(6, 2), 1), "6 + 1 = 7");
+        assert!(!g.connect.fits(t(6, 2), 0), "a blank takes only a matador");
+        assert!(g.connect.fits(t(3, 4), 0));
+        assert!(g.connect.fits(t(0, 0), 5));
+        let mut layout = Layout::new();
+        layout.place(t(5, 0), None, g);
+        layout.place(t(2, 5), Some(End::Right), g);
+        assert_eq!(
+            layout.open_end(End::Right),
+            Some(0),
+            "a crossed matador keeps the blank open"
+        );
+        layout.place(t(2, 3), Some(End::Left), g);
+        assert_eq!(
+            layout.open_end(End::Left),
+            Some(3),
+            "2 touches 5 (2 + 5 = 7), 3 shows"
+        );
+        let rebuilt = Layout::from_parts(
+            layout.lead(),
+            [
+                layout.arm(End::Left).to_vec(),
+                layout.arm(End::Right).to_vec(),
+                Vec::new(),
+                Vec::new(),
+            ],
+            None,
+            g,
+        );
+        assert_eq!(rebuilt, Ok(layout));
+    }
+
+    #[test]
+    fn from_parts_rejects_what_play_cannot_build() {
+        let g = geometry(LayoutRule::TwoEnds);
         let ok = Layout::from_parts(
             Some(t(6, 4)),
-            vec![Placed { inner: 6, outer: 2 }],
-            vec![Placed { inner: 4, outer: 4 }],
+            [
+                vec![Placed { inner: 6, outer: 2 }],
+                vec![Placed { inner: 4, outer: 4 }],
+                vec![],
+                vec![],
+            ],
+            None,
+            g,
         )
         .expect("matching layout");
         assert_eq!(ok.open_end(End::Left), Some(2));
-        assert_eq!(ok.open_end(End::Right), Some(4));
-        assert_eq!(ok.ends_total(true), 10);
-        let bad = Layout::from_parts(Some(t(6, 4)), vec![Placed { inner: 5, outer: 2 }], vec![]);
-        assert_eq!(
-            bad,
-            Err(Mismatch {
-                end: End::Left,
-                position: Some(0),
-                expected: Some(6),
-                found: 5
-            })
+        assert_eq!(ok.ends_total(g), 10);
+        let bad = Layout::from_parts(
+            Some(t(6, 4)),
+            [vec![Placed { inner: 5, outer: 2 }], vec![], vec![], vec![]],
+            None,
+            g,
         );
-        let orphan = Layout::from_parts(None, vec![], vec![Placed { inner: 1, outer: 2 }]);
+        assert_eq!(
+            bad.map_err(|e| (e.end, e.position)),
+            Err((Some(End::Left), Some(0)))
+        );
+        let orphan = Layout::from_parts(
+            None,
+            [vec![], vec![Placed { inner: 1, outer: 2 }], vec![], vec![]],
+            None,
+            g,
+        );
         assert!(orphan.is_err());
+        let spinner = geometry(LayoutRule::FirstDoubleSpinner);
+        let unrecorded = Layout::from_parts(Some(t(5, 5)), Default::default(), None, spinner);
+        assert!(unrecorded.is_err(), "a double lead is the spinner");
+        let early_up = Layout::from_parts(
+            Some(t(5, 5)),
+            [
+                vec![Placed { inner: 5, outer: 0 }],
+                vec![],
+                vec![Placed { inner: 5, outer: 1 }],
+                vec![],
+            ],
+            Some(SpinnerAt::Lead),
+            spinner,
+        );
+        assert!(early_up.is_err(), "short ends open after both long sides");
     }
 }

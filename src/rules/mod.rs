@@ -28,11 +28,11 @@ pub mod tile;
 pub use errors::{PlayError, SetupError};
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 pub use game::{Game, HistoryEntry, Report};
-pub use layout::{End, Layout, Placed};
+pub use layout::{End, Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
 pub use options::{
-    BlockedOwnPips, DrawRule, HandRounding, InPlayScoring, LeadRule, NextLeadRule, Rules,
-    RulesError,
+    BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
+    LeadRule, MatchEnd, NextLeadRule, Rules, RulesError, Settlement,
 };
 pub use setup::Setup;
 pub use tile::{Tile, TileSet};

@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use super::layout::Geometry;
 use super::tile::TileSet;
 
 /// The fewest seats a game may have.
@@ -24,20 +25,30 @@ pub struct Rules {
     pub draw: DrawRule,
     /// Tiles that may never be drawn from the boneyard.
     pub boneyard_reserve: u8,
+    /// How a tile must touch the number it is placed on.
+    pub connect: Connect,
+    /// Two ends, or a spinner that opens more.
+    pub layout: LayoutRule,
     /// How the open ends score after each tile.
     pub in_play_scoring: InPlayScoring,
     /// Who leads the first hand.
     pub first_lead: LeadRule,
     /// Who leads later hands.
     pub next_lead: NextLeadRule,
+    /// How a finished hand is scored.
+    pub settlement: Settlement,
     /// How opponents' pips are rounded when a hand is won.
     pub hand_rounding: HandRounding,
+    /// Whether the rounded pips count at face value or divided.
+    pub hand_scale: HandScale,
     /// What a blocked hand's winner subtracts for its own pips.
     pub blocked_own: BlockedOwnPips,
-    /// Score that ends the match (0 with `single_hand`).
+    /// Playing a tile that matches both open ends wins the hand.
+    pub closing_wins: bool,
+    /// How the match ends.
+    pub match_end: MatchEnd,
+    /// The score `match_end` refers to (0 for a single hand).
     pub target: u32,
-    /// The match is a single hand.
-    pub single_hand: bool,
 }
 
 /// What a seat that cannot place a tile does.
@@ -45,8 +56,36 @@ pub struct Rules {
 pub enum DrawRule {
     /// Draw one tile at a time until one can be placed.
     UntilPlayable,
+    /// Draw one tile; if it cannot be placed either, pass.
+    OneThenPass,
     /// Never draw; pass.
     None,
+}
+
+/// How a tile must touch the number it is placed on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Connect {
+    /// Touching halves are equal.
+    Equal,
+    /// Touching halves add up to 7; a blank end takes only a matador (0-0,
+    /// 1-6, 2-5, 3-4), and a matador goes on any end, leaving its number
+    /// open.
+    SumToSevenWithMatadors,
+}
+
+/// The shape of the layout.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LayoutRule {
+    /// Always exactly two open ends.
+    TwoEnds,
+    /// The first double played is a spinner: after both its long sides are
+    /// covered, its short ends open two more arms.
+    FirstDoubleSpinner,
+    /// As `FirstDoubleSpinner`, but only a double lead becomes the spinner.
+    FirstTileDoubleSpinner,
+    /// As `FirstDoubleSpinner`, but the spinner's short ends each count its
+    /// number while no arm grows from them, and its long sides never count.
+    Sniff,
 }
 
 /// How the ends total scores after each tile is placed.
@@ -69,6 +108,8 @@ pub enum InPlayScoring {
 pub enum LeadRule {
     /// The holder of the highest double leads it (else the heaviest tile).
     HighestDouble,
+    /// The holder of 0-0 leads it; else as `HighestDouble`.
+    DoubleBlankFirst,
     /// A seat drawn by lot leads any tile.
     Lot,
 }
@@ -84,26 +125,70 @@ pub enum NextLeadRule {
     FirstLead,
 }
 
+/// How a finished hand is scored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Settlement {
+    /// The hand's winner (out, closed, or fewest pips when blocked) is
+    /// credited with the opponents' pips (`hand_rounding`, `hand_scale`,
+    /// `blocked_own`).
+    WinnerTakesPips,
+    /// Going out (or closing) scores 1; a blocked hand scores nothing.
+    WinnerTakesOne,
+    /// Lowest is best: the seat that went out or made the fish (placed the
+    /// last tile of a blocked hand) scores 0, every other seat adds its own
+    /// pips.
+    PenaltyOwnPips,
+    /// Every seat's r5 pips come off its own side's score (which may go
+    /// below 0).
+    SubtractOwnRounded,
+}
+
 /// How the opponents' pips become the winner's points.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum HandRounding {
-    /// Sum of r5 of each opponent's pips.
+    /// Each opponent's pips rounded separately, then added.
     PerOpponent,
-    /// r5 of the opponents' total.
+    /// The opponents' total, rounded.
     Total,
     /// The raw total.
     None,
 }
 
+/// Whether rounded pips count at face value or divided.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HandScale {
+    /// Rounded to the nearest 5, at face value.
+    Face,
+    /// Rounded to the nearest 5, then divided by 5.
+    Fifths,
+    /// Rounded to the nearest 3, then divided by 3.
+    Thirds,
+}
+
 /// What a blocked hand's winner subtracts for its own side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BlockedOwnPips {
-    /// Sum of r5 of each of its own hands.
+    /// Its own hands, rounded and scaled like the opponents'.
     Rounded,
     /// Its own raw pip total.
     Raw,
     /// Nothing.
     Ignored,
+}
+
+/// How a match ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MatchEnd {
+    /// The moment a side reaches or passes `target`, it wins.
+    ReachTarget,
+    /// A side must reach `target` exactly; points that would pass it are
+    /// void.
+    ExactTarget,
+    /// At the end of a hand in which a side reached `target`, the lowest
+    /// score wins (a tie for lowest is a draw).
+    LoseAtTarget,
+    /// One hand; its winner wins the match, a hand nobody wins is a draw.
+    SingleHand,
 }
 
 /// An option that is out of range, or options that cannot be played
@@ -136,6 +221,15 @@ impl Rules {
     /// games with in-play scoring (RULES.md §4).
     pub const fn doubles_crosswise(&self) -> bool {
         !matches!(self.in_play_scoring, InPlayScoring::None)
+    }
+
+    /// The parts of the rules that shape the layout.
+    pub const fn geometry(&self) -> Geometry {
+        Geometry {
+            connect: self.connect,
+            layout: self.layout,
+            crosswise: self.doubles_crosswise(),
+        }
     }
 
     /// Every tile of the set these rules play with.
@@ -185,19 +279,91 @@ impl Rules {
                 ),
             ));
         }
-        if self.single_hand && self.target != 0 {
+        if self.connect == Connect::SumToSevenWithMatadors {
+            if self.max_pip != 6 {
+                return Err(RulesError::new(
+                    "connect",
+                    "matadors (halves adding up to 7) are defined for the double-six set only",
+                ));
+            }
+            if self.layout != LayoutRule::TwoEnds {
+                return Err(RulesError::new(
+                    "connect",
+                    "matador connections are played with two ends, not a spinner",
+                ));
+            }
+            if self.in_play_scoring != InPlayScoring::None {
+                return Err(RulesError::new(
+                    "connect",
+                    "matador connections have no in-play scoring (crossed matadors have no count)",
+                ));
+            }
+        }
+        if self.closing_wins
+            && (self.layout != LayoutRule::TwoEnds || self.connect != Connect::Equal)
+        {
             return Err(RulesError::new(
-                "target",
-                "a single-hand match has no target: set target to 0 or single_hand to false",
+                "closing_wins",
+                "closing matches a tile to exactly two open ends of equal connection",
             ));
         }
-        if !self.single_hand && self.target == 0 {
+        if self.hand_rounding == HandRounding::None && self.hand_scale != HandScale::Face {
             return Err(RulesError::new(
-                "target",
-                "a match played to a target needs a target above 0",
+                "hand_scale",
+                "dividing needs rounded pips: set hand_rounding to per_opponent or total",
             ));
+        }
+        if self.blocked_own == BlockedOwnPips::Raw && self.hand_scale != HandScale::Face {
+            return Err(RulesError::new(
+                "blocked_own",
+                "raw pips cannot be subtracted from divided points: use rounded or ignored",
+            ));
+        }
+        let penalties = self.settlement == Settlement::PenaltyOwnPips;
+        if penalties
+            && !matches!(
+                self.match_end,
+                MatchEnd::LoseAtTarget | MatchEnd::SingleHand
+            )
+        {
+            return Err(RulesError::new(
+                "match_end",
+                "with penalty scores (lowest is best) the match ends by lose_at_target or a single hand",
+            ));
+        }
+        if self.match_end == MatchEnd::LoseAtTarget && !penalties {
+            return Err(RulesError::new(
+                "match_end",
+                "lose_at_target needs penalty scores (settlement penalty_own_pips)",
+            ));
+        }
+        match (self.match_end, self.target) {
+            (MatchEnd::SingleHand, 0) => {}
+            (MatchEnd::SingleHand, _) => {
+                return Err(RulesError::new(
+                    "target",
+                    "a single-hand match has no target: set target to 0 or choose another match_end",
+                ));
+            }
+            (_, 0) => {
+                return Err(RulesError::new(
+                    "target",
+                    "a match played to a target needs a target above 0",
+                ));
+            }
+            _ => {}
         }
         Ok(())
+    }
+
+    /// Whether scores can go below 0 under these rules.
+    pub const fn scores_can_be_negative(&self) -> bool {
+        matches!(self.settlement, Settlement::SubtractOwnRounded)
+    }
+
+    /// Whether the match is a single hand.
+    pub const fn single_hand(&self) -> bool {
+        matches!(self.match_end, MatchEnd::SingleHand)
     }
 }
 
@@ -228,6 +394,25 @@ mod tests {
         let mut rules = muggins(4);
         rules.hand_size = 8;
         assert_eq!(rules.validate(4).map_err(|e| e.option), Err("hand_size"));
+
+        let mut rules = muggins(2);
+        rules.match_end = MatchEnd::SingleHand;
+        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("target"));
+        rules.target = 0;
+        assert_eq!(rules.validate(2), Ok(()));
+
+        let mut rules = muggins(2);
+        rules.connect = Connect::SumToSevenWithMatadors;
+        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("connect"));
+
+        let mut rules = muggins(2);
+        rules.hand_rounding = HandRounding::None;
+        rules.hand_scale = HandScale::Fifths;
+        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("hand_scale"));
+
+        let mut rules = muggins(2);
+        rules.match_end = MatchEnd::LoseAtTarget;
+        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("match_end"));
 
         let mut rules = muggins(2);
         rules.target = 0;

@@ -6,15 +6,17 @@
 use std::ops::RangeInclusive;
 
 use super::options::{
-    BlockedOwnPips, DrawRule, HandRounding, InPlayScoring, LeadRule, NextLeadRule, Rules,
+    BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
+    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
 };
 
-/// Whether a preset plays 4 seats as partnerships.
+/// Whether a preset plays 4 seats as partnerships by default. Either way a
+/// caller may override it (house rules).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum PartnershipDefault {
-    /// Partnerships by default with 4 seats; individuals allowed.
+    /// Partnerships with 4 seats.
     WithFourSeats,
-    /// Never by default (a caller may still ask for them with 4 seats).
+    /// Individuals with 4 seats.
     Never,
 }
 
@@ -70,21 +72,67 @@ impl Preset {
     }
 }
 
-/// Options shared by the site's two games; each preset overrides the rest.
-const SITE_BASE: Rules = Rules {
+/// The plainest game: two ends, draw until playable, no in-play points,
+/// the winner credited with the opponents' raw pips, one hand. Every preset
+/// states how it differs.
+const PLAIN: Rules = Rules {
     max_pip: 6,
     partnerships: false,
     hand_size: 7,
     draw: DrawRule::UntilPlayable,
     boneyard_reserve: 0,
+    connect: Connect::Equal,
+    layout: LayoutRule::TwoEnds,
     in_play_scoring: InPlayScoring::None,
     first_lead: LeadRule::HighestDouble,
     next_lead: NextLeadRule::WinnerElseFirstLead,
+    settlement: Settlement::WinnerTakesPips,
     hand_rounding: HandRounding::None,
+    hand_scale: HandScale::Face,
     blocked_own: BlockedOwnPips::Raw,
+    closing_wins: false,
+    match_end: MatchEnd::SingleHand,
     target: 0,
-    single_hand: true,
 };
+
+/// Muggins, the seed site's headline game.
+const MUGGINS: Rules = Rules {
+    in_play_scoring: InPlayScoring::FivesFace,
+    hand_rounding: HandRounding::PerOpponent,
+    blocked_own: BlockedOwnPips::Rounded,
+    match_end: MatchEnd::ReachTarget,
+    ..PLAIN
+};
+
+/// The Polish rules document's common ground: lead by lot, then rotate;
+/// no own-pip subtraction; played to a target.
+const POLISH: Rules = Rules {
+    first_lead: LeadRule::Lot,
+    next_lead: NextLeadRule::Rotate,
+    blocked_own: BlockedOwnPips::Ignored,
+    match_end: MatchEnd::ReachTarget,
+    ..PLAIN
+};
+
+/// Polish muggins: fifths of the ends, a double lead spins.
+const POLISH_MUGGINS: Rules = Rules {
+    layout: LayoutRule::FirstTileDoubleSpinner,
+    in_play_scoring: InPlayScoring::FivesFifths,
+    hand_rounding: HandRounding::Total,
+    hand_scale: HandScale::Fifths,
+    ..POLISH
+};
+
+/// The second half of the Polish ordinary game's rules, shared by matador.
+const POLISH_ORDINARY: Rules = Rules {
+    closing_wins: true,
+    ..POLISH
+};
+
+/// The source of the Polish presets.
+const POLISH_SOURCE: &str = "RULES.md §1, seed 002: a Polish rules document";
+/// The source of the presets beyond the seeds.
+const BEYOND_SOURCE: &str = "RULES.md §1, beyond the seeds: common published rules";
 
 /// Every preset, in the order `ListVariants` shows them.
 pub static PRESETS: &[Preset] = &[
@@ -100,13 +148,7 @@ pub static PRESETS: &[Preset] = &[
         hand_size_more: 5,
         target_two_sides: 250,
         target_more_sides: 200,
-        base: Rules {
-            in_play_scoring: InPlayScoring::FivesFace,
-            hand_rounding: HandRounding::PerOpponent,
-            blocked_own: BlockedOwnPips::Rounded,
-            single_hand: false,
-            ..SITE_BASE
-        },
+        base: MUGGINS,
     },
     Preset {
         id: "draw",
@@ -120,7 +162,195 @@ pub static PRESETS: &[Preset] = &[
         hand_size_more: 5,
         target_two_sides: 0,
         target_more_sides: 0,
-        base: SITE_BASE,
+        base: PLAIN,
+    },
+    Preset {
+        id: "jarac",
+        title: "Jarac (Goat)",
+        description: "Lowest score wins: going out or making the fish scores 0, everyone else \
+                      adds their own pips; the match ends when someone reaches 101.",
+        source: "RULES.md §1 `jarac`: Jarac (Goat) as played on GAMEZZ, seed 001",
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 7,
+        target_two_sides: 101,
+        target_more_sides: 101,
+        base: Rules {
+            first_lead: LeadRule::DoubleBlankFirst,
+            next_lead: NextLeadRule::FirstLead,
+            settlement: Settlement::PenaltyOwnPips,
+            blocked_own: BlockedOwnPips::Ignored,
+            match_end: MatchEnd::LoseAtTarget,
+            ..PLAIN
+        },
+    },
+    Preset {
+        id: "all_fives",
+        title: "All Fives",
+        description: "The first double is a spinner; every multiple of 5 on the ends scores; \
+                      going out scores r5 of the opponents' total pips; first to 250.",
+        source: POLISH_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 250,
+        target_more_sides: 250,
+        base: Rules {
+            layout: LayoutRule::FirstDoubleSpinner,
+            in_play_scoring: InPlayScoring::FivesFace,
+            hand_rounding: HandRounding::Total,
+            ..POLISH
+        },
+    },
+    Preset {
+        id: "polish_muggins",
+        title: "Muggins (Polish)",
+        description: "A double lead opens four ways; ends divisible by 5 score a fifth of the \
+                      total; going out scores r5 of the opponents' pips ÷ 5; first to 61.",
+        source: POLISH_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 61,
+        target_more_sides: 61,
+        base: POLISH_MUGGINS,
+    },
+    Preset {
+        id: "threes",
+        title: "Threes",
+        description: "Two ends; ends divisible by 3 score a third of the total; going out scores \
+                      the opponents' pips ÷ 3, rounded; first to 61.",
+        source: POLISH_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 61,
+        target_more_sides: 61,
+        base: Rules {
+            layout: LayoutRule::TwoEnds,
+            in_play_scoring: InPlayScoring::ThreesThirds,
+            hand_scale: HandScale::Thirds,
+            ..POLISH_MUGGINS
+        },
+    },
+    Preset {
+        id: "polish_ordinary",
+        title: "Ordinary dominoes (Domino zwykłe)",
+        description: "Match the ends; a round is won by going out or by closing both ends with \
+                      one tile, and credited with the opponents' pips; first to 100.",
+        source: POLISH_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 100,
+        target_more_sides: 100,
+        base: POLISH_ORDINARY,
+    },
+    Preset {
+        id: "matador",
+        title: "Matador",
+        description: "Touching halves add up to 7; a blank end takes only a matador (0-0, 1-6, \
+                      2-5, 3-4), which may go on any end; first to 100.",
+        source: POLISH_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::Never,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 100,
+        target_more_sides: 100,
+        base: Rules {
+            connect: Connect::SumToSevenWithMatadors,
+            closing_wins: false,
+            ..POLISH_ORDINARY
+        },
+    },
+    Preset {
+        id: "fives_and_threes",
+        title: "Fives and Threes",
+        description: "No drawing; ends score total÷5 plus total÷3 when divisible; going out \
+                      scores 1; first to exactly 61.",
+        source: BEYOND_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 61,
+        target_more_sides: 61,
+        base: Rules {
+            draw: DrawRule::None,
+            in_play_scoring: InPlayScoring::FivesAndThrees,
+            first_lead: LeadRule::Lot,
+            next_lead: NextLeadRule::Rotate,
+            settlement: Settlement::WinnerTakesOne,
+            blocked_own: BlockedOwnPips::Ignored,
+            match_end: MatchEnd::ExactTarget,
+            ..PLAIN
+        },
+    },
+    Preset {
+        id: "block",
+        title: "Block dominoes",
+        description: "As the draw game but with no drawing, played over hands to 100 \
+                      (61 with 3-4 individuals); the lead rotates after the first hand.",
+        source: BEYOND_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 100,
+        target_more_sides: 61,
+        base: Rules {
+            draw: DrawRule::None,
+            next_lead: NextLeadRule::Rotate,
+            match_end: MatchEnd::ReachTarget,
+            ..PLAIN
+        },
+    },
+    Preset {
+        id: "sniff",
+        title: "Sniff",
+        description: "Muggins with a spinner (the first double) whose short ends count its \
+                      number until an arm grows from them.",
+        source: BEYOND_SOURCE,
+        players: 2..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 5,
+        target_two_sides: 250,
+        target_more_sides: 200,
+        base: Rules {
+            layout: LayoutRule::Sniff,
+            ..MUGGINS
+        },
+    },
+    Preset {
+        id: "seven_rocks",
+        title: "Seven Rocks",
+        description: "Two partnerships, all 28 tiles dealt, all fives with a spinner; after \
+                      every hand each player's r5 pips come off their side; first to 250.",
+        source: BEYOND_SOURCE,
+        players: 4..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 7,
+        target_two_sides: 250,
+        target_more_sides: 250,
+        base: Rules {
+            draw: DrawRule::None,
+            layout: LayoutRule::FirstDoubleSpinner,
+            in_play_scoring: InPlayScoring::FivesFace,
+            first_lead: LeadRule::Lot,
+            next_lead: NextLeadRule::Rotate,
+            settlement: Settlement::SubtractOwnRounded,
+            blocked_own: BlockedOwnPips::Ignored,
+            match_end: MatchEnd::ReachTarget,
+            ..PLAIN
+        },
     },
 ];
 

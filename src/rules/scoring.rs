@@ -1,6 +1,6 @@
 //! Points: the in-play count of the open ends and the settlement of a hand.
 
-use super::options::{BlockedOwnPips, HandRounding, InPlayScoring};
+use super::options::{BlockedOwnPips, HandRounding, HandScale, InPlayScoring};
 
 /// `n` rounded to the nearest multiple of 5, halves up (12 → 10, 13 → 15).
 ///
@@ -55,27 +55,53 @@ pub const fn in_play_points(scoring: InPlayScoring, total: u32) -> u32 {
     }
 }
 
+/// `n` rounded to the nearest multiple of `unit`, halves up.
+pub const fn round_to(unit: u32, n: u32) -> u32 {
+    unit * ((n + unit / 2) / unit)
+}
+
+impl HandScale {
+    /// The multiple pips are rounded to, and what the result is divided by.
+    const fn unit_and_divisor(self) -> (u32, u32) {
+        match self {
+            HandScale::Face => (5, 1),
+            HandScale::Fifths => (5, 5),
+            HandScale::Thirds => (3, 3),
+        }
+    }
+
+    /// `pips` rounded and divided by this scale.
+    pub const fn apply(self, pips: u32) -> u32 {
+        let (unit, divisor) = self.unit_and_divisor();
+        round_to(unit, pips) / divisor
+    }
+}
+
 /// What the winner of a hand is credited with for the pips left in the
 /// opponents' hands (`opponents`, one entry per opponent seat).
 ///
 /// ```
-/// use pips::rules::{HandRounding, scoring::opponents_points};
-/// assert_eq!(opponents_points(HandRounding::PerOpponent, &[12, 12]), 20);
-/// assert_eq!(opponents_points(HandRounding::Total, &[12, 12]), 25);
+/// use pips::rules::{HandRounding, HandScale, scoring::opponents_points};
+/// // Opponents hold 12 and 12: muggins rounds each, all fives the total.
+/// assert_eq!(opponents_points(HandRounding::PerOpponent, HandScale::Face, &[12, 12]), 20);
+/// assert_eq!(opponents_points(HandRounding::Total, HandScale::Face, &[12, 12]), 25);
+/// // Polish muggins: r5 of the total, divided by 5; threes: to 3s, ÷ 3.
+/// assert_eq!(opponents_points(HandRounding::Total, HandScale::Fifths, &[12, 12]), 5);
+/// assert_eq!(opponents_points(HandRounding::Total, HandScale::Thirds, &[13]), 4);
 /// ```
-pub fn opponents_points(rounding: HandRounding, opponents: &[u32]) -> u32 {
+pub fn opponents_points(rounding: HandRounding, scale: HandScale, opponents: &[u32]) -> u32 {
     match rounding {
-        HandRounding::PerOpponent => opponents.iter().map(|&p| r5(p)).sum(),
-        HandRounding::Total => r5(opponents.iter().sum()),
+        HandRounding::PerOpponent => opponents.iter().map(|&p| scale.apply(p)).sum(),
+        HandRounding::Total => scale.apply(opponents.iter().sum()),
         HandRounding::None => opponents.iter().sum(),
     }
 }
 
 /// What the winner of a blocked hand subtracts for its own side's hands
 /// (`own`, one entry per seat of the winning side).
-pub fn own_pips_penalty(rule: BlockedOwnPips, own: &[u32]) -> u32 {
+pub fn own_pips_penalty(rule: BlockedOwnPips, scale: HandScale, own: &[u32]) -> u32 {
     match rule {
-        BlockedOwnPips::Rounded => own.iter().map(|&p| r5(p)).sum(),
+        BlockedOwnPips::Rounded => own.iter().map(|&p| scale.apply(p)).sum(),
         BlockedOwnPips::Raw => own.iter().sum(),
         BlockedOwnPips::Ignored => 0,
     }
@@ -88,8 +114,8 @@ mod tests {
     #[test]
     fn rules_section_3_blocked_muggins_two_players() {
         // Winner 7, loser 13 → r5(13) − r5(7) = 15 − 5 = 10.
-        let gained = opponents_points(HandRounding::PerOpponent, &[13]);
-        let lost = own_pips_penalty(BlockedOwnPips::Rounded, &[7]);
+        let gained = opponents_points(HandRounding::PerOpponent, HandScale::Face, &[13]);
+        let lost = own_pips_penalty(BlockedOwnPips::Rounded, HandScale::Face, &[7]);
         assert_eq!(gained - lost, 10);
     }
 

@@ -1,13 +1,13 @@
 //! An unvalidated state, as received from a client, and the one checked
 //! constructor that turns it into a [`Game`].
 
-use super::deal::{MAX_SEATS, forced_lead};
+use super::deal::{MAX_SEATS, forced_lead_for};
 use super::errors::SetupError;
 use super::events::Outcome;
 use super::game::{Game, HistoryEntry};
-use super::layout::{End, Layout, Placed};
+use super::layout::{End, Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError};
+use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError};
 use super::tile::{Tile, TileSet};
 
 /// A state as a client sent it: nothing here has been checked. Seats are
@@ -34,6 +34,12 @@ pub struct Setup {
     pub left: Vec<Placed>,
     /// The right arm, nearest the lead first.
     pub right: Vec<Placed>,
+    /// The first arm from the spinner's short end, nearest the spinner first.
+    pub up: Vec<Placed>,
+    /// The second arm from the spinner's short end.
+    pub down: Vec<Placed>,
+    /// Where the spinner lies, if there is one.
+    pub spinner: Option<SpinnerAt>,
     /// Score per side.
     pub scores: Vec<i32>,
     /// Seat to move.
@@ -42,6 +48,8 @@ pub struct Setup {
     pub hand_leader: u32,
     /// Tile the leader must lead, while forced.
     pub required_lead: Option<Tile>,
+    /// Whether the seat to act has drawn this turn (one-then-pass drawing).
+    pub drew_this_turn: bool,
     /// `Some` once the match is over.
     pub outcome: Option<Outcome>,
     /// Every move so far.
@@ -64,10 +72,14 @@ impl From<&Game> for Setup {
             lead: game.layout().lead(),
             left: game.layout().arm(End::Left).to_vec(),
             right: game.layout().arm(End::Right).to_vec(),
+            up: game.layout().arm(End::Up).to_vec(),
+            down: game.layout().arm(End::Down).to_vec(),
+            spinner: game.layout().spinner(),
             scores: game.scores().to_vec(),
             to_act: u32::from(game.to_act()),
             hand_leader: u32::from(game.hand_leader()),
             required_lead: game.required_lead(),
+            drew_this_turn: game.drew_this_turn(),
             outcome: game.outcome(),
             history: game.history().to_vec(),
         }
@@ -154,12 +166,13 @@ impl Game {
                 format!("{} scores for {sides} sides", setup.scores.len()),
             ));
         }
-        // No option of these rules ever takes points away.
-        if let Some(side) = setup.scores.iter().position(|&score| score < 0) {
-            return Err(SetupError::inconsistent(
-                format!("scores[{side}]"),
-                "scores never go below 0 under these rules",
-            ));
+        if !rules.scores_can_be_negative() {
+            if let Some(side) = setup.scores.iter().position(|&score| score < 0) {
+                return Err(SetupError::inconsistent(
+                    format!("scores[{side}]"),
+                    "scores never go below 0 under these rules",
+                ));
+            }
         }
 
         let mut census = TileCensus {
@@ -181,30 +194,31 @@ impl Game {
         if let Some(lead) = setup.lead {
             census.count(lead, || "layout.lead".to_owned())?;
         }
-        for (name, arm) in [("left", &setup.left), ("right", &setup.right)] {
-            for (i, placed) in arm.iter().enumerate() {
-                census.count(placed.tile(), || format!("layout.{name}[{i}]"))?;
+        let arms = [setup.left, setup.right, setup.up, setup.down];
+        for end in End::ALL {
+            for (i, placed) in arms[end.index()].iter().enumerate() {
+                census.count(placed.tile(), || format!("layout.{}[{i}]", end.name()))?;
             }
         }
         if let Some(tile) = rules.tile_set().minus(census.seen).iter().next() {
             return Err(SetupError::TileMissing { tile });
         }
-        let layout = Layout::from_parts(setup.lead, setup.left, setup.right).map_err(|m| {
-            let arm = match m.end {
-                End::Left => "left",
-                End::Right => "right",
-            };
-            match (m.position, m.expected) {
-                (Some(i), Some(expected)) => SetupError::LayoutMismatch {
-                    field: format!("layout.{arm}[{i}]"),
-                    message: format!("its inner half shows {} but touches a {expected}", m.found),
+        let layout = Layout::from_parts(setup.lead, arms, setup.spinner, rules.geometry())
+            .map_err(|error| SetupError::LayoutMismatch {
+                field: match (error.end, error.position) {
+                    (Some(end), Some(i)) => format!("layout.{}[{i}]", end.name()),
+                    (Some(end), None) => format!("layout.{}", end.name()),
+                    (None, _) => "layout.spinner".to_owned(),
                 },
-                _ => SetupError::LayoutMismatch {
-                    field: format!("layout.{arm}"),
-                    message: "an arm has tiles but the layout has no lead".to_owned(),
-                },
-            }
-        })?;
+                message: error.message,
+            })?;
+        if setup.drew_this_turn && (rules.draw != DrawRule::OneThenPass || setup.outcome.is_some())
+        {
+            return Err(SetupError::inconsistent(
+                "drew_this_turn",
+                "only a match in play with one-then-pass drawing records a draw this turn",
+            ));
+        }
 
         let to_act = seat(setup.to_act, "to_act", players)?;
         let hand_leader = seat(setup.hand_leader, "hand_leader", players)?;
@@ -261,6 +275,7 @@ impl Game {
             to_act,
             hand_leader,
             required_lead: setup.required_lead,
+            drew_this_turn: setup.drew_this_turn,
             outcome: setup.outcome,
             history: setup.history,
         };
@@ -282,13 +297,11 @@ impl Game {
                 ));
             }
         }
-        for side in 0..self.sides() {
-            if self.reached_target(side) {
-                return Err(SetupError::inconsistent(
-                    format!("scores[{side}]"),
-                    "this side has reached the target, so the match should be over",
-                ));
-            }
+        if let Some(side) = self.some_side_at_target() {
+            return Err(SetupError::inconsistent(
+                format!("scores[{side}]"),
+                "this side has reached the target, so the match should be over",
+            ));
         }
         if self.layout.is_empty() {
             if self.to_act != self.hand_leader {
@@ -297,11 +310,17 @@ impl Game {
                     "the layout is empty, so the hand's leader must be to act",
                 ));
             }
-            let must_force =
-                self.hand_number == 1 && self.rules.first_lead == LeadRule::HighestDouble;
-            match self.required_lead {
-                Some(tile) => {
-                    let (holder, forced) = forced_lead(&self.hands[..usize::from(self.players)]);
+            let hands = &self.hands[..usize::from(self.players)];
+            let forced = forced_lead_for(self.rules.first_lead, hands);
+            let must_force = self.hand_number == 1 && self.rules.first_lead != LeadRule::Lot;
+            match (self.required_lead, forced) {
+                (Some(_), None) => {
+                    return Err(SetupError::inconsistent(
+                        "required_lead",
+                        "a lead by lot may be any tile",
+                    ));
+                }
+                (Some(tile), Some((holder, forced))) => {
                     if (holder, forced) != (self.to_act, tile) {
                         return Err(SetupError::inconsistent(
                             "required_lead",
@@ -309,13 +328,13 @@ impl Game {
                         ));
                     }
                 }
-                None if must_force => {
+                (None, _) if must_force => {
                     return Err(SetupError::inconsistent(
                         "required_lead",
                         "the first hand's lead is forced by the rules but no tile is given",
                     ));
                 }
-                None => {}
+                (None, _) => {}
             }
         } else {
             if self.required_lead.is_some() {

@@ -147,6 +147,11 @@ impl TileSet {
         }
     }
 
+    /// The set with `tile` added (for constant sets).
+    pub const fn with(self, tile: Tile) -> TileSet {
+        TileSet(self.0 | TileSet::bit(tile))
+    }
+
     /// Whether `tile` is in the set.
     pub const fn contains(self, tile: Tile) -> bool {
         self.0 & TileSet::bit(tile) != 0

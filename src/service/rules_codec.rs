@@ -3,7 +3,8 @@
 
 use crate::proto;
 use crate::rules::{
-    BlockedOwnPips, DrawRule, HandRounding, InPlayScoring, LeadRule, NextLeadRule, Rules,
+    BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
+    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
 };
 
 use super::error::ApiError;
@@ -12,6 +13,60 @@ use crate::proto::ErrorReason;
 const DRAW: &[(DrawRule, proto::DrawRule)] = &[
     (DrawRule::UntilPlayable, proto::DrawRule::UntilPlayable),
     (DrawRule::None, proto::DrawRule::None),
+    (DrawRule::OneThenPass, proto::DrawRule::OneThenPass),
+];
+
+const CONNECT: &[(Connect, proto::Connect)] = &[
+    (Connect::Equal, proto::Connect::Equal),
+    (
+        Connect::SumToSevenWithMatadors,
+        proto::Connect::SumToSevenWithMatadors,
+    ),
+];
+
+const LAYOUT: &[(LayoutRule, proto::LayoutRule)] = &[
+    (LayoutRule::TwoEnds, proto::LayoutRule::TwoEnds),
+    (
+        LayoutRule::FirstDoubleSpinner,
+        proto::LayoutRule::FirstDoubleSpinner,
+    ),
+    (
+        LayoutRule::FirstTileDoubleSpinner,
+        proto::LayoutRule::FirstTileDoubleSpinner,
+    ),
+    (LayoutRule::Sniff, proto::LayoutRule::Sniff),
+];
+
+const SETTLEMENT: &[(Settlement, proto::Settlement)] = &[
+    (
+        Settlement::WinnerTakesPips,
+        proto::Settlement::WinnerTakesPips,
+    ),
+    (
+        Settlement::WinnerTakesOne,
+        proto::Settlement::WinnerTakesOne,
+    ),
+    (
+        Settlement::PenaltyOwnPips,
+        proto::Settlement::PenaltyOwnPips,
+    ),
+    (
+        Settlement::SubtractOwnRounded,
+        proto::Settlement::SubtractOwnRounded,
+    ),
+];
+
+const SCALE: &[(HandScale, proto::HandScale)] = &[
+    (HandScale::Face, proto::HandScale::Face),
+    (HandScale::Fifths, proto::HandScale::Fifths),
+    (HandScale::Thirds, proto::HandScale::Thirds),
+];
+
+const MATCH_END: &[(MatchEnd, proto::MatchEnd)] = &[
+    (MatchEnd::ReachTarget, proto::MatchEnd::ReachTarget),
+    (MatchEnd::ExactTarget, proto::MatchEnd::ExactTarget),
+    (MatchEnd::LoseAtTarget, proto::MatchEnd::LoseAtTarget),
+    (MatchEnd::SingleHand, proto::MatchEnd::SingleHand),
 ];
 
 const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
@@ -34,6 +89,10 @@ const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
 const LEAD: &[(LeadRule, proto::LeadRule)] = &[
     (LeadRule::HighestDouble, proto::LeadRule::HighestDouble),
     (LeadRule::Lot, proto::LeadRule::Lot),
+    (
+        LeadRule::DoubleBlankFirst,
+        proto::LeadRule::DoubleBlankFirst,
+    ),
 ];
 
 const NEXT_LEAD: &[(NextLeadRule, proto::NextLeadRule)] = &[
@@ -81,13 +140,18 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
         hand_size: Some(u32::from(rules.hand_size)),
         draw: Some(wire(DRAW, rules.draw)),
         boneyard_reserve: Some(u32::from(rules.boneyard_reserve)),
+        connect: Some(wire(CONNECT, rules.connect)),
+        layout: Some(wire(LAYOUT, rules.layout)),
         in_play_scoring: Some(wire(IN_PLAY, rules.in_play_scoring)),
         first_lead: Some(wire(LEAD, rules.first_lead)),
         next_lead: Some(wire(NEXT_LEAD, rules.next_lead)),
+        settlement: Some(wire(SETTLEMENT, rules.settlement)),
         hand_rounding: Some(wire(ROUNDING, rules.hand_rounding)),
+        hand_scale: Some(wire(SCALE, rules.hand_scale)),
         blocked_own: Some(wire(BLOCKED_OWN, rules.blocked_own)),
+        closing_wins: Some(rules.closing_wins),
+        match_end: Some(wire(MATCH_END, rules.match_end)),
         target: Some(rules.target),
-        single_hand: Some(rules.single_hand),
     }
 }
 
@@ -136,17 +200,22 @@ pub fn decode_rules(
             given.boneyard_reserve,
             base.map(|b| b.boneyard_reserve),
         )?,
+        connect: enum_option!("connect", CONNECT, connect),
+        layout: enum_option!("layout", LAYOUT, layout),
         in_play_scoring: enum_option!("in_play_scoring", IN_PLAY, in_play_scoring),
         first_lead: enum_option!("first_lead", LEAD, first_lead),
         next_lead: enum_option!("next_lead", NEXT_LEAD, next_lead),
+        settlement: enum_option!("settlement", SETTLEMENT, settlement),
         hand_rounding: enum_option!("hand_rounding", ROUNDING, hand_rounding),
+        hand_scale: enum_option!("hand_scale", SCALE, hand_scale),
         blocked_own: enum_option!("blocked_own", BLOCKED_OWN, blocked_own),
-        target: pick(given.target, base.map(|b| b.target), field("target"))?,
-        single_hand: pick(
-            given.single_hand,
-            base.map(|b| b.single_hand),
-            field("single_hand"),
+        closing_wins: pick(
+            given.closing_wins,
+            base.map(|b| b.closing_wins),
+            field("closing_wins"),
         )?,
+        match_end: enum_option!("match_end", MATCH_END, match_end),
+        target: pick(given.target, base.map(|b| b.target), field("target"))?,
     })
 }
 

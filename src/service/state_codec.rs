@@ -7,7 +7,7 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::tile::MAX_PIP_LIMIT;
 use crate::rules::{
     Action, End, Event, Game, HandEnd, HistoryEntry, Move, Outcome, Placed, ScoreReason, Seat,
-    Setup, Tile,
+    Setup, SpinnerAt, Tile,
 };
 
 use super::error::ApiError;
@@ -55,17 +55,66 @@ pub fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
     })
 }
 
-fn decode_end(value: i32, field: &str) -> Result<Option<End>, ApiError> {
-    match proto::End::try_from(value) {
-        Ok(proto::End::Unspecified) => Ok(None),
-        Ok(proto::End::Left) => Ok(Some(End::Left)),
-        Ok(proto::End::Right) => Ok(Some(End::Right)),
-        Err(_) => Err(ApiError::invalid(
-            ErrorReason::MalformedMove,
-            field,
-            format!("{value} is not an End"),
+const ENDS: [(End, proto::End); 4] = [
+    (End::Left, proto::End::Left),
+    (End::Right, proto::End::Right),
+    (End::Up, proto::End::Up),
+    (End::Down, proto::End::Down),
+];
+
+fn decode_end(value: i32, field: &str, reason: ErrorReason) -> Result<Option<End>, ApiError> {
+    if value == i32::from(proto::End::Unspecified) {
+        return Ok(None);
+    }
+    ENDS.iter()
+        .find(|&&(_, wire)| i32::from(wire) == value)
+        .map(|&(end, _)| Some(end))
+        .ok_or_else(|| ApiError::invalid(reason, field, format!("{value} is not an End")))
+}
+
+fn encode_end(end: Option<End>) -> i32 {
+    ENDS.iter()
+        .find(|&&(e, _)| Some(e) == end)
+        .map_or(proto::End::Unspecified, |&(_, wire)| wire)
+        .into()
+}
+
+fn decode_spinner(
+    spinner: Option<&proto::SpinnerPosition>,
+    field: &str,
+) -> Result<Option<SpinnerAt>, ApiError> {
+    let Some(spinner) = spinner else {
+        return Ok(None);
+    };
+    let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field, message);
+    match decode_end(
+        spinner.arm,
+        &format!("{field}.arm"),
+        ErrorReason::LayoutMismatch,
+    )? {
+        None if spinner.index == 0 => Ok(Some(SpinnerAt::Lead)),
+        None => Err(bad("the lead has no index: leave index 0")),
+        Some(end @ (End::Left | End::Right)) => Ok(Some(SpinnerAt::Arm {
+            end,
+            index: usize::try_from(spinner.index).map_err(|_| bad("index out of range"))?,
+        })),
+        Some(_) => Err(bad(
+            "the spinner lies on the lead, the left or the right arm",
         )),
     }
+}
+
+fn encode_spinner(spinner: Option<SpinnerAt>) -> Option<proto::SpinnerPosition> {
+    spinner.map(|at| match at {
+        SpinnerAt::Lead => proto::SpinnerPosition {
+            arm: encode_end(None),
+            index: 0,
+        },
+        SpinnerAt::Arm { end, index } => proto::SpinnerPosition {
+            arm: encode_end(Some(end)),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        },
+    })
 }
 
 /// A move given at `prefix` (`move`, or `state.history[3].move`).
@@ -81,7 +130,11 @@ pub fn decode_move(mv: Option<&proto::Move>, prefix: &str) -> Result<Move, ApiEr
                 .ok_or_else(|| ApiError::missing(&field))?;
             Action::Play {
                 tile: decode_tile(tile, &field)?,
-                end: decode_end(play.end, &format!("{prefix}.play.end"))?,
+                end: decode_end(
+                    play.end,
+                    &format!("{prefix}.play.end"),
+                    ErrorReason::MalformedMove,
+                )?,
             }
         }
         Some(proto::r#move::Action::Draw(_)) => Action::Draw,
@@ -207,10 +260,14 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         lead: decode_optional_tile(layout.lead.as_ref(), &field("layout.lead"))?,
         left: decode_arm(&layout.left, &field("layout.left"))?,
         right: decode_arm(&layout.right, &field("layout.right"))?,
+        up: decode_arm(&layout.up, &field("layout.up"))?,
+        down: decode_arm(&layout.down, &field("layout.down"))?,
+        spinner: decode_spinner(layout.spinner.as_ref(), &field("layout.spinner"))?,
         scores: state.scores.clone(),
         to_act: state.to_act,
         hand_leader: state.hand_leader,
         required_lead: decode_optional_tile(state.required_lead.as_ref(), &field("required_lead"))?,
+        drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state, prefix)?,
         history,
     };
@@ -237,15 +294,6 @@ pub fn encode_tile(tile: Tile) -> proto::Tile {
         a: u32::from(tile.high()),
         b: u32::from(tile.low()),
     }
-}
-
-fn encode_end(end: Option<End>) -> i32 {
-    match end {
-        None => proto::End::Unspecified,
-        Some(End::Left) => proto::End::Left,
-        Some(End::Right) => proto::End::Right,
-    }
-    .into()
 }
 
 /// A move, ready to be sent back as `PlayRequest.move`.
@@ -278,7 +326,7 @@ fn encode_history(history: &[HistoryEntry]) -> Vec<proto::HistoryEntry> {
 /// The layout with its derived open ends and ends total.
 pub fn encode_layout(game: &Game) -> proto::Layout {
     let layout = game.layout();
-    let crosswise = game.rules().doubles_crosswise();
+    let geometry = game.geometry();
     let arm = |end| {
         layout
             .arm(end)
@@ -293,14 +341,15 @@ pub fn encode_layout(game: &Game) -> proto::Layout {
         lead: layout.lead().map(encode_tile),
         left: arm(End::Left),
         right: arm(End::Right),
-        open_ends: End::ALL
-            .iter()
-            .filter_map(|&end| {
-                layout.open_end(end).map(|pips| proto::OpenEnd {
-                    end: encode_end(Some(end)),
-                    pips: u32::from(pips),
-                    counts: layout.counts(end, crosswise),
-                })
+        up: arm(End::Up),
+        down: arm(End::Down),
+        spinner: encode_spinner(layout.spinner()),
+        open_ends: game
+            .open_ends()
+            .map(|(end, pips)| proto::OpenEnd {
+                end: encode_end(Some(end)),
+                pips: u32::from(pips),
+                counts: layout.counts(end, geometry),
             })
             .collect(),
         ends_total: game.ends_total(),
@@ -347,7 +396,20 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         phase: encode_phase(game),
         result: game.outcome().map(encode_outcome),
         history: encode_history(game.history()),
+        drew_this_turn: game.drew_this_turn(),
     }
+}
+
+fn encode_reason(reason: ScoreReason) -> i32 {
+    match reason {
+        ScoreReason::Ends => proto::ScoreReason::Ends,
+        ScoreReason::Domino => proto::ScoreReason::Domino,
+        ScoreReason::Closed => proto::ScoreReason::Closed,
+        ScoreReason::Blocked => proto::ScoreReason::Blocked,
+        ScoreReason::Penalty => proto::ScoreReason::Penalty,
+        ScoreReason::OwnPips => proto::ScoreReason::OwnPips,
+    }
+    .into()
 }
 
 fn encode_event(event: &Event) -> proto::Event {
@@ -380,12 +442,18 @@ fn encode_event(event: &Event) -> proto::Event {
             side: u32::from(*side),
             seat: seat.map(u32::from),
             points: *points,
-            reason: match reason {
-                ScoreReason::Ends => proto::ScoreReason::Ends,
-                ScoreReason::Domino => proto::ScoreReason::Domino,
-                ScoreReason::Blocked => proto::ScoreReason::Blocked,
-            }
-            .into(),
+            reason: encode_reason(*reason),
+        }),
+        Event::PointsVoided {
+            side,
+            seat,
+            points,
+            reason,
+        } => Kind::PointsVoided(proto::PointsVoided {
+            side: u32::from(*side),
+            seat: seat.map(u32::from),
+            points: *points,
+            reason: encode_reason(*reason),
         }),
         Event::HandEnded {
             hand,
@@ -397,13 +465,11 @@ fn encode_event(event: &Event) -> proto::Event {
             hand: *hand,
             reason: match end {
                 HandEnd::Domino(_) => proto::HandEndReason::Domino,
+                HandEnd::Closed(_) => proto::HandEndReason::Closed,
                 HandEnd::Blocked => proto::HandEndReason::Blocked,
             }
             .into(),
-            seat: match end {
-                HandEnd::Domino(seat) => Some(u32::from(*seat)),
-                HandEnd::Blocked => None,
-            },
+            seat: end.seat().map(u32::from),
             winner: winner.map(u32::from),
             pips: pips.clone(),
             settlement: settlement.clone(),
