@@ -197,6 +197,21 @@ async fn complete_matches_through_new_game_and_play() {
             play_match(&mut client, variant, players, seed).await;
         }
     }
+    // Every other preset once, at each of its player counts.
+    let variants = client
+        .list_variants(proto::ListVariantsRequest {})
+        .await
+        .expect("list")
+        .into_inner()
+        .variants;
+    for variant in variants
+        .iter()
+        .filter(|v| v.id != "muggins" && v.id != "draw")
+    {
+        for &players in &variant.players {
+            play_match(&mut client, &variant.id, players, 7).await;
+        }
+    }
     server.stop().await;
 }
 

@@ -1,125 +1,12 @@
 //! The worked numbers of RULES.md §3 and the fine points of §1/§4 for
 //! `muggins` and `draw`, played through the engine on hand-made positions.
 
-use pips::rules::presets::preset;
+mod common;
+
+use common::{Position, hand_end, points_of, rules, t};
 use pips::rules::{
-    DrawRule, End, Event, Game, HandEnd, Move, Outcome, Placed, PlayError, Report, Rules,
-    ScoreReason, Setup, SpinnerAt, Tile, TileSet,
+    DrawRule, End, Event, Game, HandEnd, Move, Outcome, PlayError, Report, ScoreReason, Tile,
 };
-
-fn t(a: u8, b: u8) -> Tile {
-    Tile::new(a, b)
-}
-
-fn rules(variant: &str, players: u8) -> Rules {
-    preset(variant).expect("preset exists").rules(players, None)
-}
-
-/// A position in hand `hand_number` with the given hands and layout; every
-/// other tile is in the boneyard, in index order.
-struct Position {
-    rules: Rules,
-    players: u8,
-    hands: Vec<Vec<Tile>>,
-    lead: Option<Tile>,
-    left: Vec<Placed>,
-    right: Vec<Placed>,
-    to_act: u8,
-    scores: Vec<i32>,
-    hand_number: u32,
-    required_lead: Option<Tile>,
-    spinner: Option<SpinnerAt>,
-}
-
-impl Position {
-    fn new(rules: Rules, players: u8, hands: Vec<Vec<Tile>>) -> Position {
-        let sides = rules.sides(players);
-        Position {
-            rules,
-            players,
-            hands,
-            lead: None,
-            left: Vec::new(),
-            right: Vec::new(),
-            to_act: 0,
-            scores: vec![0; usize::from(sides)],
-            hand_number: 2,
-            required_lead: None,
-            spinner: None,
-        }
-    }
-
-    fn with_lead(mut self, lead: Tile) -> Position {
-        self.lead = Some(lead);
-        self
-    }
-
-    fn with_scores(mut self, scores: Vec<i32>) -> Position {
-        self.scores = scores;
-        self
-    }
-
-    fn game(self) -> Game {
-        let used: TileSet = self
-            .hands
-            .iter()
-            .flatten()
-            .copied()
-            .chain(self.lead)
-            .chain(self.left.iter().chain(&self.right).map(|p| p.tile()))
-            .collect();
-        let setup = Setup {
-            variant: "test".to_owned(),
-            rules: self.rules,
-            players: u32::from(self.players),
-            seed: 1,
-            hand_number: self.hand_number,
-            hands: self.hands,
-            boneyard: self.rules.tile_set().minus(used).iter().collect(),
-            lead: self.lead,
-            left: self.left,
-            right: self.right,
-            up: Vec::new(),
-            down: Vec::new(),
-            spinner: self.spinner,
-            scores: self.scores,
-            to_act: u32::from(self.to_act),
-            hand_leader: u32::from(self.to_act),
-            required_lead: self.required_lead,
-            drew_this_turn: false,
-            outcome: None,
-            history: Vec::new(),
-        };
-        Game::from_setup(setup).expect("a valid position")
-    }
-}
-
-fn points_of(events: &[Event]) -> Vec<(u8, i32, ScoreReason)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::PointsScored {
-                side,
-                points,
-                reason,
-                ..
-            } => Some((*side, *points, *reason)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn hand_end(events: &[Event]) -> Option<(HandEnd, Option<u8>, Vec<i32>)> {
-    events.iter().find_map(|e| match e {
-        Event::HandEnded {
-            end,
-            winner,
-            settlement,
-            ..
-        } => Some((*end, *winner, settlement.clone())),
-        _ => None,
-    })
-}
 
 #[test]
 fn muggins_scoring_sequence_of_section_3() {

@@ -112,3 +112,83 @@ fn join(prefix: &str, field: &str) -> String {
         _ => format!("{prefix}.{field}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{End, Tile};
+
+    #[test]
+    fn every_play_error_reason_is_in_the_wire_contract() {
+        let tile = Tile::new(1, 0);
+        let errors = [
+            PlayError::MatchOver,
+            PlayError::SeatOutOfRange {
+                seat: 9,
+                players: 2,
+            },
+            PlayError::NotYourTurn { seat: 1, to_act: 0 },
+            PlayError::InvalidTile { tile, max_pip: 6 },
+            PlayError::TileNotInHand { seat: 0, tile },
+            PlayError::DoesNotMatchEnd {
+                tile,
+                end: End::Left,
+                pips: 5,
+            },
+            PlayError::EndNotOpen { end: End::Up },
+            PlayError::LeadHasNoEnd,
+            PlayError::EndRequired,
+            PlayError::MustLeadRequiredTile { required: tile },
+            PlayError::MustPlayNotDraw { seat: 0 },
+            PlayError::MustPlayNotPass { seat: 0 },
+            PlayError::MustDrawNotPass { seat: 0 },
+            PlayError::CannotDraw { why: "none" },
+        ];
+        for error in errors {
+            let api = ApiError::from(error);
+            assert_eq!(api.reason.as_str_name(), error.reason(), "{error:?}");
+        }
+    }
+
+    #[test]
+    fn every_setup_error_reason_is_in_the_wire_contract() {
+        let tile = Tile::new(1, 0);
+        let errors = [
+            SetupError::Rules(RulesError {
+                option: "hand_size",
+                message: String::new(),
+            }),
+            SetupError::InvalidTile {
+                field: String::new(),
+                tile,
+                max_pip: 6,
+            },
+            SetupError::TileDuplicated {
+                field: String::new(),
+                tile,
+            },
+            SetupError::TileMissing { tile },
+            SetupError::LayoutMismatch {
+                field: String::new(),
+                message: String::new(),
+            },
+            SetupError::OpenEndsMismatch {
+                field: String::new(),
+                message: String::new(),
+            },
+            SetupError::SeatOutOfRange {
+                field: String::new(),
+                seat: 9,
+                players: 2,
+            },
+            SetupError::inconsistent("", ""),
+        ];
+        for error in errors {
+            let reason = error.reason();
+            assert_eq!(
+                ApiError::from_setup(error, "state").reason.as_str_name(),
+                reason
+            );
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Golden matches: for every preset, a fixed seed and fixed move choices
+//! play a whole match; its moves, final state and scores must equal the
+//! recording in `tests/golden/<preset>.txt`, so any change to the rules
+//! shows up in review.
+//!
+//! To re-record after an intended rule change: `PIPS_BLESS=1 cargo test
+//! --test golden`, then review the diff of `tests/golden/`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use pips::rules::presets::PRESETS;
+use pips::rules::{Action, End, Game, Move};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+const SEED: u64 = 2026;
+
+fn short(mv: &Move) -> String {
+    match mv.action {
+        Action::Play { tile, end } => {
+            let end = match end {
+                None => "",
+                Some(End::Left) => "L",
+                Some(End::Right) => "R",
+                Some(End::Up) => "U",
+                Some(End::Down) => "D",
+            };
+            format!("{}:{tile}{end}", mv.seat)
+        }
+        Action::Draw => format!("{}:draw", mv.seat),
+        Action::Pass => format!("{}:pass", mv.seat),
+    }
+}
+
+/// Plays the golden match of `variant` and renders it as text.
+fn golden_match(variant: &str, players: u8) -> String {
+    let preset = PRESETS.iter().find(|p| p.id == variant).expect("preset");
+    let (mut game, _) =
+        Game::new(variant, preset.rules(players, None), players, SEED).expect("valid");
+    let mut choices = ChaCha8Rng::seed_from_u64(SEED);
+    while game.outcome().is_none() {
+        let legal = game.legal_moves();
+        let mv = legal[choices.random_range(0..legal.len())];
+        game.play(mv).expect("legal");
+    }
+    let mut text = String::new();
+    let _ = writeln!(text, "variant: {variant}\nplayers: {players}\nseed: {SEED}");
+    let _ = writeln!(text, "rules: {:?}", game.rules());
+    let _ = writeln!(text, "outcome: {:?}", game.outcome());
+    let _ = writeln!(text, "scores: {:?}", game.scores());
+    let _ = writeln!(text, "hands played: {}", game.hand_number());
+    let _ = writeln!(text, "moves: {}", game.history().len());
+    let layout = game.layout();
+    let _ = writeln!(
+        text,
+        "last layout: lead {:?}, spinner {:?}",
+        layout.lead().map(|t| t.to_string()),
+        layout.spinner()
+    );
+    for end in End::ALL {
+        let arm: Vec<String> = layout
+            .arm(end)
+            .iter()
+            .map(|p| format!("{}-{}", p.inner, p.outer))
+            .collect();
+        let _ = writeln!(text, "  {end:?}: {}", arm.join(" "));
+    }
+    for seat in 0..game.players() {
+        let hand: Vec<String> = game.hand(seat).iter().map(|t| t.to_string()).collect();
+        let _ = writeln!(text, "seat {seat} holds: {}", hand.join(" "));
+    }
+    let mut hand = 0;
+    for entry in game.history() {
+        if entry.hand != hand {
+            hand = entry.hand;
+            let _ = write!(text, "\nhand {hand}:");
+        }
+        let _ = write!(text, " {}", short(&entry.mv));
+    }
+    text.push('\n');
+    text
+}
+
+#[test]
+fn every_preset_replays_its_recorded_match() {
+    let bless = std::env::var_os("PIPS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for preset in PRESETS {
+        let players = *preset.players.start();
+        let actual = golden_match(preset.id, players);
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(format!("{}.txt", preset.id));
+        if bless {
+            std::fs::write(&path, &actual).expect("write golden file");
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(expected) if expected == actual => {}
+            Ok(expected) => {
+                let line = expected
+                    .lines()
+                    .zip(actual.lines())
+                    .position(|(e, a)| e != a)
+                    .map_or(0, |i| i + 1);
+                stale.push(format!("{}: differs from line {line}", path.display()));
+            }
+            Err(error) => stale.push(format!("{}: {error}", path.display())),
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden matches changed (re-record with PIPS_BLESS=1 if intended):\n{}",
+        stale.join("\n")
+    );
+}

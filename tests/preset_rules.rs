@@ -1,0 +1,639 @@
+//! Hand-made positions that pin each preset's special rules (RULES.md §1,
+//! §3 and §4), played through the engine. `muggins` and `draw` have theirs in
+//! `rules_examples.rs`.
+
+mod common;
+
+use common::{
+    Position, ended_with, hand_end, lead, on, play_all, points_of, rules, t, total_change,
+};
+use pips::rules::presets::preset;
+use pips::rules::{
+    DrawRule, End, Event, Game, HandEnd, LayoutRule, Move, Outcome, Placed, ScoreReason, SpinnerAt,
+};
+
+/// Two seats and no drawing, 6-6 on the table: seat 0 plays 6-5 on the left
+/// and nobody shows a 5 or a 6 any more, so the hand is blocked.
+fn block_after_six_five(
+    variant: &str,
+    seat0_rest: &[(u8, u8)],
+    seat1: &[(u8, u8)],
+) -> (Game, Vec<pips::rules::Report>) {
+    let mut rules = rules(variant, 2);
+    rules.draw = DrawRule::None;
+    let mut seat0 = vec![t(6, 5)];
+    seat0.extend(seat0_rest.iter().map(|&(a, b)| t(a, b)));
+    let seat1 = seat1.iter().map(|&(a, b)| t(a, b)).collect();
+    let mut position = Position::new(rules, 2, vec![seat0, seat1]).with_lead(t(6, 6));
+    if rules.layout != LayoutRule::TwoEnds {
+        position.spinner = Some(SpinnerAt::Lead);
+    }
+    let mut game = position.game();
+    let reports = play_all(&mut game, &[on(0, t(6, 5), End::Left)]);
+    (game, reports)
+}
+
+fn voided(events: &[Event]) -> Vec<(i32, ScoreReason)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::PointsVoided { points, reason, .. } => Some((*points, *reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- jarac ------------------------------------------------------------------
+
+#[test]
+fn jarac_section_3_out_scores_zero_and_others_add_their_pips() {
+    // Seat 0 goes out; seats holding [6-6][5-4] (21) and [0-0] (0) add 21 and 0.
+    let mut game = Position::new(
+        rules("jarac", 3),
+        3,
+        vec![vec![t(6, 1)], vec![t(6, 6), t(5, 4)], vec![t(0, 0)]],
+    )
+    .with_lead(t(1, 0))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(total_change(&reports), vec![0, 21, 0]);
+    let (end, winner, settlement) = hand_end(&reports[0].events).expect("hand ended");
+    assert_eq!((end, winner), (HandEnd::Domino(0), Some(0)));
+    assert_eq!(settlement, vec![0, 21, 0]);
+    assert_eq!(
+        points_of(&reports[0].events),
+        vec![(1, 21, ScoreReason::Penalty)]
+    );
+}
+
+#[test]
+fn jarac_fish_maker_scores_zero_even_with_more_pips() {
+    // Seat 0 makes the fish holding 13 pips; seat 1 holds 7 and adds them.
+    let (game, reports) = block_after_six_five("jarac", &[(4, 4), (3, 2)], &[(2, 1), (4, 0)]);
+    assert!(ended_with(&reports, HandEnd::Blocked));
+    assert_eq!(game.scores(), &[0, 7]);
+    let (_, winner, _) = hand_end(&reports[0].events).expect("hand ended");
+    assert_eq!(winner, Some(0), "the fish maker wins the hand");
+}
+
+#[test]
+fn jarac_match_ends_at_a_hand_end_past_101_and_lowest_wins() {
+    let mut game = Position::new(
+        rules("jarac", 2),
+        2,
+        vec![vec![t(6, 1)], vec![t(6, 5), t(1, 1)]],
+    )
+    .with_lead(t(6, 6))
+    .with_scores(vec![50, 95])
+    .game();
+    play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(game.scores(), &[50, 108]);
+    assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
+}
+
+#[test]
+fn jarac_tie_for_lowest_is_a_drawn_match() {
+    let mut game = Position::new(
+        rules("jarac", 3),
+        3,
+        vec![vec![t(6, 1)], vec![t(0, 0)], vec![t(6, 5), t(1, 1)]],
+    )
+    .with_lead(t(6, 6))
+    .with_scores(vec![50, 50, 95])
+    .game();
+    play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(game.scores(), &[50, 50, 108]);
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+}
+
+#[test]
+fn jarac_leads_double_blank_else_highest_double() {
+    let jarac = preset("jarac").expect("jarac");
+    for seed in 0..20 {
+        let (game, _) = Game::new("jarac", jarac.rules(3, None), 3, seed).expect("valid");
+        let holder = (0..3).find(|&s| game.hand(s).contains(t(0, 0)));
+        let required = game.required_lead().expect("forced lead");
+        match holder {
+            Some(seat) => assert_eq!((game.to_act(), required), (seat, t(0, 0))),
+            None => assert!(
+                required.is_double() || game.hand(game.to_act()).iter().all(|x| !x.is_double())
+            ),
+        }
+    }
+}
+
+// ---- all_fives ----------------------------------------------------------------
+
+#[test]
+fn all_fives_spinner_takes_its_long_sides_before_its_short_ends() {
+    let mut game = Position::new(
+        rules("all_fives", 2),
+        2,
+        vec![
+            vec![t(5, 5), t(6, 5), t(1, 1)],
+            vec![t(5, 0), t(5, 4), t(2, 2)],
+        ],
+    )
+    .game();
+    let reports = play_all(&mut game, &[lead(0, t(5, 5)), on(1, t(5, 0), End::Left)]);
+    assert_eq!(
+        total_change(&reports),
+        vec![10, 10],
+        "5-5 alone 10; with 5-0, 10 + 0"
+    );
+    assert_eq!(
+        game.legal_moves(),
+        vec![on(0, t(6, 5), End::Right)],
+        "no short end yet"
+    );
+    let reports = play_all(&mut game, &[on(0, t(6, 5), End::Right)]);
+    assert_eq!(
+        total_change(&reports),
+        vec![0, 0],
+        "0 + 6 once both sides are covered"
+    );
+    assert_eq!(game.layout().spinner(), Some(SpinnerAt::Lead));
+    let moves = game.legal_moves();
+    assert!(moves.contains(&on(1, t(5, 4), End::Up)));
+    assert!(!moves.iter().any(|m| matches!(
+        m.action,
+        pips::rules::Action::Play {
+            end: Some(End::Down),
+            ..
+        }
+    )));
+    let reports = play_all(&mut game, &[on(1, t(5, 4), End::Up)]);
+    assert_eq!(total_change(&reports), vec![0, 10], "0 + 6 + 4");
+    assert_eq!(
+        game.layout().open_end(End::Down),
+        Some(5),
+        "the second short end opens"
+    );
+}
+
+#[test]
+fn all_fives_going_out_scores_r5_of_the_opponents_total() {
+    // Opponents hold 12 and 12: r5(24) = 25 (muggins would give 20).
+    let mut game = Position::new(
+        rules("all_fives", 3),
+        3,
+        vec![
+            vec![t(6, 1)],
+            vec![t(5, 5), t(1, 1)],
+            vec![t(4, 4), t(3, 1)],
+        ],
+    )
+    .with_lead(t(6, 3))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(total_change(&reports), vec![25, 0, 0]);
+    assert_eq!(game.hand_leader(), 1, "the lead rotates to the left");
+    assert_eq!(game.required_lead(), None, "a rotated lead may be any tile");
+}
+
+#[test]
+fn all_fives_first_lead_is_by_lot_and_any_tile() {
+    let all_fives = preset("all_fives").expect("all_fives");
+    let mut leaders = std::collections::HashSet::new();
+    for seed in 0..30 {
+        let (game, _) = Game::new("all_fives", all_fives.rules(2, None), 2, seed).expect("valid");
+        assert_eq!(game.required_lead(), None);
+        assert_eq!(game.legal_moves().len(), 7, "any of the 7 tiles may lead");
+        leaders.insert(game.to_act());
+    }
+    assert_eq!(leaders.len(), 2, "the lot picks either seat");
+}
+
+// ---- polish_muggins -------------------------------------------------------------
+
+#[test]
+fn polish_muggins_section_3_fifths_and_only_a_double_lead_spins() {
+    // Ends 4-4 and 6-6 → 20 → 4 points; those later doubles never spin.
+    let mut game = Position::new(
+        rules("polish_muggins", 2),
+        2,
+        vec![vec![t(6, 6), t(1, 0)], vec![t(4, 4), t(2, 1)]],
+    )
+    .with_lead(t(6, 4))
+    .game();
+    let reports = play_all(
+        &mut game,
+        &[on(0, t(6, 6), End::Left), on(1, t(4, 4), End::Right)],
+    );
+    assert_eq!(game.ends_total(), 20);
+    assert_eq!(total_change(&reports), vec![0, 4]);
+    assert_eq!(game.layout().spinner(), None);
+    assert_eq!(game.open_ends().count(), 2);
+}
+
+#[test]
+fn polish_muggins_double_lead_opens_four_ways() {
+    let mut game = Position::new(
+        rules("polish_muggins", 2),
+        2,
+        vec![
+            vec![t(5, 5), t(5, 1), t(6, 6)],
+            vec![t(5, 0), t(5, 3), t(4, 4)],
+        ],
+    )
+    .game();
+    play_all(
+        &mut game,
+        &[
+            lead(0, t(5, 5)),
+            on(1, t(5, 0), End::Left),
+            on(0, t(5, 1), End::Right),
+        ],
+    );
+    assert_eq!(game.layout().spinner(), Some(SpinnerAt::Lead));
+    assert!(game.legal_moves().contains(&on(1, t(5, 3), End::Up)));
+}
+
+#[test]
+fn polish_muggins_hand_end_is_r5_of_the_total_divided_by_5() {
+    let mut game = Position::new(
+        rules("polish_muggins", 2),
+        2,
+        vec![vec![t(6, 1)], vec![t(5, 5), t(1, 1)]],
+    )
+    .with_lead(t(6, 3))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(total_change(&reports), vec![2, 0], "r5(12) / 5 = 2");
+}
+
+// ---- threes -------------------------------------------------------------------
+
+#[test]
+fn threes_scores_thirds_of_multiples_of_three() {
+    let mut game = Position::new(
+        rules("threes", 2),
+        2,
+        vec![vec![t(6, 3), t(1, 0)], vec![t(3, 3), t(2, 1)]],
+    )
+    .game();
+    let reports = play_all(&mut game, &[lead(0, t(6, 3)), on(1, t(3, 3), End::Right)]);
+    assert_eq!(
+        total_change(&reports),
+        vec![3, 4],
+        "9 → 3, then 6 + 6 = 12 → 4"
+    );
+}
+
+#[test]
+fn threes_has_no_spinner() {
+    let mut game = Position::new(
+        rules("threes", 2),
+        2,
+        vec![
+            vec![t(4, 4), t(4, 2), t(6, 6)],
+            vec![t(4, 1), t(4, 3), t(5, 5)],
+        ],
+    )
+    .game();
+    play_all(
+        &mut game,
+        &[
+            lead(0, t(4, 4)),
+            on(1, t(4, 1), End::Left),
+            on(0, t(4, 2), End::Right),
+        ],
+    );
+    assert_eq!(game.layout().spinner(), None);
+    assert_eq!(
+        game.legal_moves(),
+        vec![Move::draw(1)],
+        "4-3 fits no end: 1 and 2 show"
+    );
+}
+
+#[test]
+fn threes_hand_end_rounds_to_threes_then_divides() {
+    // Opponents hold 7 and 7: total 14 → 15 → 5 points.
+    let mut game = Position::new(
+        rules("threes", 3),
+        3,
+        vec![vec![t(6, 1)], vec![t(5, 2)], vec![t(4, 3)]],
+    )
+    .with_lead(t(6, 4))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    // The last tile leaves ends 1 and 4 (5, no score under threes).
+    assert_eq!(total_change(&reports), vec![5, 0, 0]);
+}
+
+// ---- polish_ordinary ------------------------------------------------------------
+
+#[test]
+fn polish_ordinary_closing_wins_the_round() {
+    // Ends 3 and 5; 5-3 closes and is credited with the opponent's pips.
+    let mut position = Position::new(
+        rules("polish_ordinary", 2),
+        2,
+        vec![vec![t(5, 3), t(6, 6)], vec![t(2, 2), t(4, 1)]],
+    )
+    .with_lead(t(3, 1));
+    position.right = vec![Placed { inner: 1, outer: 5 }];
+    let mut game = position.game();
+    let reports = play_all(&mut game, &[on(0, t(5, 3), End::Left)]);
+    assert!(ended_with(&reports, HandEnd::Closed(0)));
+    assert_eq!(total_change(&reports), vec![9, 0]);
+    assert_eq!(
+        points_of(&reports[0].events),
+        vec![(0, 9, ScoreReason::Closed)]
+    );
+}
+
+#[test]
+fn polish_ordinary_closing_with_the_last_tile_is_going_out() {
+    let mut position = Position::new(
+        rules("polish_ordinary", 2),
+        2,
+        vec![vec![t(5, 3)], vec![t(2, 2), t(4, 1)]],
+    )
+    .with_lead(t(3, 1));
+    position.right = vec![Placed { inner: 1, outer: 5 }];
+    let mut game = position.game();
+    let reports = play_all(&mut game, &[on(0, t(5, 3), End::Right)]);
+    assert!(ended_with(&reports, HandEnd::Domino(0)));
+}
+
+#[test]
+fn polish_ordinary_blocked_winner_takes_raw_pips_without_subtraction() {
+    let (game, reports) =
+        block_after_six_five("polish_ordinary", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
+    assert!(ended_with(&reports, HandEnd::Blocked));
+    assert_eq!(game.scores(), &[13, 0]);
+}
+
+// ---- matador ------------------------------------------------------------------
+
+#[test]
+fn matador_a_blank_end_takes_only_a_matador_which_leaves_it_open() {
+    let mut game = Position::new(
+        rules("matador", 2),
+        2,
+        vec![vec![t(4, 3), t(6, 6)], vec![t(2, 2), t(1, 1)]],
+    )
+    .with_lead(t(5, 0))
+    .game();
+    assert_eq!(
+        game.legal_moves(),
+        vec![on(0, t(4, 3), End::Left), on(0, t(4, 3), End::Right)],
+        "6-6 needs a 1; the matador goes on either end"
+    );
+    play_all(&mut game, &[on(0, t(4, 3), End::Right)]);
+    assert_eq!(
+        game.layout().open_end(End::Right),
+        Some(0),
+        "the crossed blank stays open"
+    );
+    // 2-2 touches the 5 (2 + 5 = 7) and shows 2; 1-1 fits nowhere.
+    assert_eq!(game.legal_moves(), vec![on(1, t(2, 2), End::Left)]);
+    play_all(&mut game, &[on(1, t(2, 2), End::Left)]);
+    assert_eq!(game.layout().open_end(End::Left), Some(2));
+}
+
+#[test]
+fn matador_double_blank_crosses_any_end() {
+    let game = Position::new(
+        rules("matador", 2),
+        2,
+        vec![vec![t(0, 0), t(6, 6)], vec![t(2, 2), t(1, 1)]],
+    )
+    .with_lead(t(5, 3))
+    .game();
+    assert_eq!(
+        game.legal_moves(),
+        vec![on(0, t(0, 0), End::Left), on(0, t(0, 0), End::Right)]
+    );
+}
+
+#[test]
+fn matador_going_out_credits_raw_pips() {
+    let mut game = Position::new(
+        rules("matador", 2),
+        2,
+        vec![vec![t(6, 2)], vec![t(5, 5), t(1, 1)]],
+    )
+    .with_lead(t(3, 1))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 2), End::Right)]);
+    assert_eq!(total_change(&reports), vec![12, 0]);
+}
+
+// ---- fives_and_threes -------------------------------------------------------------
+
+#[test]
+fn fives_and_threes_section_3_overshoot_voids_both() {
+    // On 59, a play worth 2 (ends 4 + 2 = 6) plus 1 for going out is 62.
+    let mut game = Position::new(
+        rules("fives_and_threes", 2),
+        2,
+        vec![vec![t(2, 1)], vec![t(6, 6), t(5, 5)]],
+    )
+    .with_lead(t(4, 1))
+    .with_scores(vec![59, 0])
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(2, 1), End::Right)]);
+    assert_eq!(game.scores(), &[59, 0]);
+    assert_eq!(
+        voided(&reports[0].events),
+        vec![(2, ScoreReason::Ends), (1, ScoreReason::Domino)]
+    );
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn fives_and_threes_exactly_61_wins() {
+    let mut game = Position::new(
+        rules("fives_and_threes", 2),
+        2,
+        vec![vec![t(2, 1), t(6, 6)], vec![t(5, 5), t(3, 0)]],
+    )
+    .with_lead(t(4, 1))
+    .with_scores(vec![59, 0])
+    .game();
+    play_all(&mut game, &[on(0, t(2, 1), End::Right)]);
+    assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
+    let mut game = Position::new(
+        rules("fives_and_threes", 2),
+        2,
+        vec![vec![t(2, 1)], vec![t(6, 6), t(5, 5)]],
+    )
+    .with_lead(t(4, 1))
+    .with_scores(vec![58, 0])
+    .game();
+    play_all(&mut game, &[on(0, t(2, 1), End::Right)]);
+    assert_eq!(game.scores(), &[61, 0], "2 + 1 together reach 61 exactly");
+    assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
+}
+
+#[test]
+fn fives_and_threes_knocks_and_a_blocked_hand_scores_nothing() {
+    let game = Position::new(
+        rules("fives_and_threes", 2),
+        2,
+        vec![vec![t(1, 0)], vec![t(6, 2), t(2, 1)]],
+    )
+    .with_lead(t(6, 6))
+    .game();
+    assert_eq!(game.legal_moves(), vec![Move::pass(0)], "no drawing: knock");
+    let (game, reports) =
+        block_after_six_five("fives_and_threes", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
+    assert!(ended_with(&reports, HandEnd::Blocked));
+    assert_eq!(game.scores(), &[0, 0]);
+}
+
+// ---- block --------------------------------------------------------------------
+
+#[test]
+fn block_passes_instead_of_drawing() {
+    let game = Position::new(
+        rules("block", 2),
+        2,
+        vec![vec![t(1, 0)], vec![t(6, 2), t(2, 1)]],
+    )
+    .with_lead(t(6, 6))
+    .game();
+    assert!(game.boneyard_len() > 0);
+    assert_eq!(game.legal_moves(), vec![Move::pass(0)]);
+}
+
+#[test]
+fn block_blocked_tie_scores_nothing_and_play_goes_on() {
+    let (game, reports) = block_after_six_five("block", &[(2, 1)], &[(3, 0)]);
+    assert!(ended_with(&reports, HandEnd::Blocked));
+    assert_eq!(game.scores(), &[0, 0]);
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.hand_number(), 3);
+    assert_eq!(game.hand_leader(), 1, "the lead rotates");
+    assert_eq!(game.required_lead(), None);
+}
+
+#[test]
+fn block_blocked_winner_gets_opponents_minus_own_and_targets_follow_sides() {
+    let (game, _) = block_after_six_five("block", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
+    assert_eq!(game.scores(), &[6, 0]);
+    let block = preset("block").expect("block");
+    assert_eq!(block.rules(2, None).target, 100);
+    assert_eq!(block.rules(4, None).target, 100);
+    assert_eq!(block.rules(3, None).target, 61);
+    assert_eq!(block.rules(4, Some(false)).target, 61);
+}
+
+// ---- sniff --------------------------------------------------------------------
+
+#[test]
+fn sniff_section_1_counts() {
+    // 4-4 alone = 8; 6-4 → 14; 4-1 → 15 (scores); 4-0 from a short end → 11.
+    let mut game = Position::new(
+        rules("sniff", 2),
+        2,
+        vec![
+            vec![t(4, 4), t(4, 1), t(1, 1)],
+            vec![t(6, 4), t(4, 0), t(2, 2)],
+        ],
+    )
+    .game();
+    let totals: Vec<u32> = [
+        lead(0, t(4, 4)),
+        on(1, t(6, 4), End::Left),
+        on(0, t(4, 1), End::Right),
+        on(1, t(4, 0), End::Up),
+    ]
+    .into_iter()
+    .map(|mv| {
+        play_all(&mut game, &[mv]);
+        game.ends_total()
+    })
+    .collect();
+    assert_eq!(totals, vec![8, 14, 15, 11]);
+    assert_eq!(game.scores(), &[15, 0]);
+}
+
+#[test]
+fn sniff_first_double_spins_even_when_played_later() {
+    let mut game = Position::new(
+        rules("sniff", 2),
+        2,
+        vec![vec![t(6, 4), t(1, 0)], vec![t(4, 4), t(2, 1)]],
+    )
+    .game();
+    play_all(&mut game, &[lead(0, t(6, 4)), on(1, t(4, 4), End::Right)]);
+    assert_eq!(
+        game.layout().spinner(),
+        Some(SpinnerAt::Arm {
+            end: End::Right,
+            index: 0
+        })
+    );
+    assert_eq!(
+        game.ends_total(),
+        14,
+        "6 + the short ends 4 + 4; its long side not counted"
+    );
+}
+
+#[test]
+fn sniff_blocked_hand_forces_the_next_lead() {
+    let (game, reports) = block_after_six_five("sniff", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
+    assert!(ended_with(&reports, HandEnd::Blocked));
+    assert!(game.required_lead().is_some_and(|tile| tile.is_double()));
+}
+
+// ---- seven_rocks ----------------------------------------------------------------
+
+#[test]
+fn seven_rocks_deals_every_tile_to_two_partnerships() {
+    let rocks = preset("seven_rocks").expect("seven_rocks");
+    assert_eq!(rocks.players, 4..=4);
+    let (game, _) = Game::new("seven_rocks", rocks.rules(4, None), 4, 9).expect("valid");
+    assert_eq!(game.boneyard_len(), 0);
+    assert!((0..4).all(|s| game.hand(s).len() == 7));
+    assert_eq!(game.sides(), 2);
+}
+
+#[test]
+fn seven_rocks_each_hand_subtracts_every_players_r5_pips() {
+    // Seat 0 goes out; seat 2 (partner) holds 8 → 10, seats 1 and 3 hold
+    // 12 → 10 and 3 → 5: side 0 loses 10, side 1 loses 15.
+    let mut game = Position::new(
+        rules("seven_rocks", 4),
+        4,
+        vec![
+            vec![t(6, 1)],
+            vec![t(5, 5), t(1, 1)],
+            vec![t(4, 4)],
+            vec![t(2, 1)],
+        ],
+    )
+    .with_lead(t(6, 3))
+    .with_scores(vec![20, 5])
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(game.scores(), &[10, -10], "scores may go below 0");
+    assert!(
+        points_of(&reports[0].events)
+            .iter()
+            .all(|&(_, p, r)| p < 0 && r == ScoreReason::OwnPips)
+    );
+}
+
+#[test]
+fn seven_rocks_spinner_scores_as_all_fives() {
+    let mut game = Position::new(
+        rules("seven_rocks", 4),
+        4,
+        vec![
+            vec![t(5, 5), t(1, 0)],
+            vec![t(5, 0), t(2, 1)],
+            vec![t(6, 6), t(3, 1)],
+            vec![t(4, 4), t(4, 1)],
+        ],
+    )
+    .game();
+    let reports = play_all(&mut game, &[lead(0, t(5, 5)), on(1, t(5, 0), End::Left)]);
+    assert_eq!(total_change(&reports), vec![10, 10]);
+    assert_eq!(game.layout().spinner(), Some(SpinnerAt::Lead));
+}
