@@ -5,33 +5,11 @@
 mod common;
 
 use common::{
-    Position, ended_with, hand_end, lead, on, play_all, points_of, rules, t, total_change,
+    Position, blocked_after_six_five, ended_with, hand_end, lead, on, play_all, points_of, rules,
+    t, total_change,
 };
 use pips::rules::presets::preset;
-use pips::rules::{
-    DrawRule, End, Event, Game, HandEnd, LayoutRule, Move, Outcome, Placed, ScoreReason, SpinnerAt,
-};
-
-/// Two seats and no drawing, 6-6 on the table: seat 0 plays 6-5 on the left
-/// and nobody shows a 5 or a 6 any more, so the hand is blocked.
-fn block_after_six_five(
-    variant: &str,
-    seat0_rest: &[(u8, u8)],
-    seat1: &[(u8, u8)],
-) -> (Game, Vec<pips::rules::Report>) {
-    let mut rules = rules(variant, 2);
-    rules.draw = DrawRule::None;
-    let mut seat0 = vec![t(6, 5)];
-    seat0.extend(seat0_rest.iter().map(|&(a, b)| t(a, b)));
-    let seat1 = seat1.iter().map(|&(a, b)| t(a, b)).collect();
-    let mut position = Position::new(rules, 2, vec![seat0, seat1]).with_lead(t(6, 6));
-    if rules.layout != LayoutRule::TwoEnds {
-        position.spinner = Some(SpinnerAt::Lead);
-    }
-    let mut game = position.game();
-    let reports = play_all(&mut game, &[on(0, t(6, 5), End::Left)]);
-    (game, reports)
-}
+use pips::rules::{End, Event, Game, HandEnd, Move, Outcome, Placed, ScoreReason, SpinnerAt};
 
 fn voided(events: &[Event]) -> Vec<(i32, ScoreReason)> {
     events
@@ -69,10 +47,10 @@ fn jarac_section_3_out_scores_zero_and_others_add_their_pips() {
 #[test]
 fn jarac_fish_maker_scores_zero_even_with_more_pips() {
     // Seat 0 makes the fish holding 13 pips; seat 1 holds 7 and adds them.
-    let (game, reports) = block_after_six_five("jarac", &[(4, 4), (3, 2)], &[(2, 1), (4, 0)]);
-    assert!(ended_with(&reports, HandEnd::Blocked));
+    let (game, report) = blocked_after_six_five("jarac", &[t(4, 4), t(3, 2)], &[t(2, 1), t(4, 0)]);
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
     assert_eq!(game.scores(), &[0, 7]);
-    let (_, winner, _) = hand_end(&reports[0].events).expect("hand ended");
+    let (_, winner, _) = hand_end(&report.events).expect("hand ended");
     assert_eq!(winner, Some(0), "the fish maker wins the hand");
 }
 
@@ -360,9 +338,9 @@ fn polish_ordinary_closing_with_the_last_tile_is_going_out() {
 
 #[test]
 fn polish_ordinary_blocked_winner_takes_raw_pips_without_subtraction() {
-    let (game, reports) =
-        block_after_six_five("polish_ordinary", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
-    assert!(ended_with(&reports, HandEnd::Blocked));
+    let (game, report) =
+        blocked_after_six_five("polish_ordinary", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
     assert_eq!(game.scores(), &[13, 0]);
 }
 
@@ -479,9 +457,9 @@ fn fives_and_threes_knocks_and_a_blocked_hand_scores_nothing() {
     .with_lead(t(6, 6))
     .game();
     assert_eq!(game.legal_moves(), vec![Move::pass(0)], "no drawing: knock");
-    let (game, reports) =
-        block_after_six_five("fives_and_threes", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
-    assert!(ended_with(&reports, HandEnd::Blocked));
+    let (game, report) =
+        blocked_after_six_five("fives_and_threes", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
     assert_eq!(game.scores(), &[0, 0]);
 }
 
@@ -502,8 +480,8 @@ fn block_passes_instead_of_drawing() {
 
 #[test]
 fn block_blocked_tie_scores_nothing_and_play_goes_on() {
-    let (game, reports) = block_after_six_five("block", &[(2, 1)], &[(3, 0)]);
-    assert!(ended_with(&reports, HandEnd::Blocked));
+    let (game, report) = blocked_after_six_five("block", &[t(2, 1)], &[t(3, 0)]);
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
     assert_eq!(game.scores(), &[0, 0]);
     assert_eq!(game.outcome(), None);
     assert_eq!(game.hand_number(), 3);
@@ -513,7 +491,7 @@ fn block_blocked_tie_scores_nothing_and_play_goes_on() {
 
 #[test]
 fn block_blocked_winner_gets_opponents_minus_own_and_targets_follow_sides() {
-    let (game, _) = block_after_six_five("block", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
+    let (game, _) = blocked_after_six_five("block", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
     assert_eq!(game.scores(), &[6, 0]);
     let block = preset("block").expect("block");
     assert_eq!(block.rules(2, None).target, 100);
@@ -577,8 +555,8 @@ fn sniff_first_double_spins_even_when_played_later() {
 
 #[test]
 fn sniff_blocked_hand_forces_the_next_lead() {
-    let (game, reports) = block_after_six_five("sniff", &[(2, 1), (4, 0)], &[(4, 4), (3, 2)]);
-    assert!(ended_with(&reports, HandEnd::Blocked));
+    let (game, report) = blocked_after_six_five("sniff", &[t(2, 1), t(4, 0)], &[t(4, 4), t(3, 2)]);
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
     assert!(game.required_lead().is_some_and(|tile| tile.is_double()));
 }
 

@@ -3,10 +3,8 @@
 
 mod common;
 
-use common::{Position, hand_end, points_of, rules, t};
-use pips::rules::{
-    DrawRule, End, Event, Game, HandEnd, Move, Outcome, PlayError, Report, ScoreReason, Tile,
-};
+use common::{Position, blocked_after_six_five, hand_end, points_of, rules, t};
+use pips::rules::{End, Event, HandEnd, Move, Outcome, PlayError, ScoreReason};
 
 #[test]
 fn muggins_scoring_sequence_of_section_3() {
@@ -120,23 +118,6 @@ fn muggins_partner_hand_is_not_counted() {
         .play(Move::play(0, t(6, 1), Some(End::Left)))
         .expect("legal");
     assert_eq!(report.score_change, vec![20, 0]);
-}
-
-/// Two seats and no drawing (the undealt tiles are dead), 6-6 on the table:
-/// seat 0 plays 6-5 on the left, after which nobody shows a 5 or a 6, so the
-/// hand is blocked with seat 0 holding `seat0_rest` and seat 1 `seat1`.
-fn blocked_after_six_five(variant: &str, seat0_rest: &[Tile], seat1: &[Tile]) -> (Game, Report) {
-    let mut rules = rules(variant, 2);
-    rules.draw = DrawRule::None;
-    let mut seat0 = vec![t(6, 5)];
-    seat0.extend_from_slice(seat0_rest);
-    let mut game = Position::new(rules, 2, vec![seat0, seat1.to_vec()])
-        .with_lead(t(6, 6))
-        .game();
-    let report = game
-        .play(Move::play(0, t(6, 5), Some(End::Left)))
-        .expect("legal");
-    (game, report)
 }
 
 #[test]

@@ -5,8 +5,8 @@
 
 use pips::rules::presets::preset;
 use pips::rules::{
-    End, Event, Game, HandEnd, Move, Placed, Report, Rules, ScoreReason, Setup, SpinnerAt, Tile,
-    TileSet,
+    DrawRule, End, Event, Game, HandEnd, LayoutRule, Move, Placed, Report, Rules, ScoreReason,
+    Setup, SpinnerAt, Tile, TileSet,
 };
 
 pub fn t(a: u8, b: u8) -> Tile {
@@ -166,9 +166,31 @@ pub fn total_change(reports: &[Report]) -> Vec<i32> {
     total
 }
 
-/// Whether any report says the hand ended with `end`.
+/// Whether any of `reports` says the hand ended with `end`.
 pub fn ended_with(reports: &[Report], end: HandEnd) -> bool {
     reports
         .iter()
         .any(|r| hand_end(&r.events).is_some_and(|(e, _, _)| e == end))
+}
+
+/// Two seats and no drawing (the undealt tiles are dead), 6-6 on the table
+/// (the spinner, under spinner rules): seat 0 plays 6-5 on the left, after
+/// which nobody shows a 5 or a 6, so the hand is blocked with seat 0
+/// holding `seat0_rest` and seat 1 `seat1`.
+pub fn blocked_after_six_five(
+    variant: &str,
+    seat0_rest: &[Tile],
+    seat1: &[Tile],
+) -> (Game, Report) {
+    let mut rules = rules(variant, 2);
+    rules.draw = DrawRule::None;
+    let mut seat0 = vec![t(6, 5)];
+    seat0.extend_from_slice(seat0_rest);
+    let mut position = Position::new(rules, 2, vec![seat0, seat1.to_vec()]).with_lead(t(6, 6));
+    if rules.layout != LayoutRule::TwoEnds {
+        position.spinner = Some(SpinnerAt::Lead);
+    }
+    let mut game = position.game();
+    let report = game.play(on(0, t(6, 5), End::Left)).expect("legal");
+    (game, report)
 }
