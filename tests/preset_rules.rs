@@ -9,7 +9,9 @@ use common::{
     t, total_change,
 };
 use pips::rules::presets::preset;
-use pips::rules::{End, Event, Game, HandEnd, Move, Outcome, Placed, ScoreReason, SpinnerAt};
+use pips::rules::{
+    DrawRule, End, Event, Game, HandEnd, LayoutRule, Move, Outcome, Placed, ScoreReason, SpinnerAt,
+};
 
 fn voided(events: &[Event]) -> Vec<(i32, ScoreReason)> {
     events
@@ -614,4 +616,50 @@ fn seven_rocks_spinner_scores_as_all_fives() {
     let reports = play_all(&mut game, &[lead(0, t(5, 5)), on(1, t(5, 0), End::Left)]);
     assert_eq!(total_change(&reports), vec![10, 10]);
     assert_eq!(game.layout().spinner(), Some(SpinnerAt::Lead));
+}
+
+// ---- house rules ------------------------------------------------------------------
+
+#[test]
+fn one_then_pass_draws_a_single_tile_then_passes() {
+    let mut rules = rules("polish_ordinary", 2);
+    rules.draw = DrawRule::OneThenPass;
+    let mut game = Position::new(rules, 2, vec![vec![t(1, 0)], vec![t(6, 2), t(2, 1)]])
+        .with_lead(t(6, 6))
+        .game();
+    assert_eq!(game.legal_moves(), vec![Move::draw(0)]);
+    game.play(Move::draw(0)).expect("one draw");
+    assert!(game.drew_this_turn());
+    // The boneyard is in tile order, so the tile drawn is 0-0: it fits no 6.
+    assert!(game.hand(0).contains(t(0, 0)));
+    assert_eq!(game.legal_moves(), vec![Move::pass(0)]);
+    assert!(matches!(
+        game.check(Move::draw(0)),
+        Err(pips::rules::PlayError::CannotDraw { .. })
+    ));
+    game.play(Move::pass(0)).expect("pass");
+    assert!(!game.drew_this_turn());
+    assert_eq!(game.to_act(), 1);
+}
+
+#[test]
+fn unplayable_house_rules_are_refused_naming_the_option() {
+    let cases: [(&str, fn(&mut pips::rules::Rules)); 5] = [
+        ("partnerships", |r| r.partnerships = true),
+        ("hand_size", |r| r.hand_size = 15),
+        ("target", |r| r.target = 0),
+        ("connect", |r| r.layout = LayoutRule::FirstDoubleSpinner),
+        ("closing_wins", |r| r.layout = LayoutRule::Sniff),
+    ];
+    for (option, break_it) in cases {
+        let variant = if option == "connect" {
+            "matador"
+        } else {
+            "polish_ordinary"
+        };
+        let mut rules = rules(variant, 3);
+        break_it(&mut rules);
+        let error = Game::new(variant, rules, 3, 1).expect_err("refused");
+        assert_eq!(error.option, option, "{error}");
+    }
 }

@@ -221,3 +221,38 @@ fn leads() {
     setup.required_lead = setup.hands[0].first().copied();
     assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
 }
+
+/// A fresh 2-player game of `variant`, as a setup.
+fn fresh_of(variant: &str, players: u8) -> Setup {
+    let rules = preset(variant).expect("preset").rules(players, None);
+    let (mut game, _) = Game::new(variant, rules, players, 5).expect("valid");
+    let mv = game.legal_moves()[0];
+    game.play(mv).expect("legal");
+    Setup::from(&game)
+}
+
+#[test]
+fn spinner_and_turn_state() {
+    // All fives after its lead; a spinner where none can be is refused.
+    let mut setup = fresh_of("all_fives", 2);
+    let lead = setup.lead.expect("lead");
+    setup.spinner = if lead.is_double() {
+        None
+    } else {
+        Some(pips::rules::SpinnerAt::Lead)
+    };
+    assert_refused(setup, "LAYOUT_MISMATCH", "layout.spinner");
+
+    let mut setup = fresh_of("threes", 2);
+    setup.spinner = Some(pips::rules::SpinnerAt::Lead);
+    assert_refused(setup, "LAYOUT_MISMATCH", "layout.spinner");
+
+    let mut setup = fresh_of("muggins", 2);
+    setup.drew_this_turn = true;
+    assert_refused(setup, "INCONSISTENT_STATE", "drew_this_turn");
+
+    // Subtractive scoring may go below 0; other scoring may not.
+    let mut setup = fresh_of("seven_rocks", 4);
+    setup.scores = vec![-20, 15];
+    assert!(Game::from_setup(setup).is_ok());
+}
