@@ -644,7 +644,8 @@ fn one_then_pass_draws_a_single_tile_then_passes() {
 
 #[test]
 fn unplayable_house_rules_are_refused_naming_the_option() {
-    let cases: [(&str, fn(&mut pips::rules::Rules)); 5] = [
+    type Breakage = fn(&mut pips::rules::Rules);
+    let cases: [(&str, Breakage); 5] = [
         ("partnerships", |r| r.partnerships = true),
         ("hand_size", |r| r.hand_size = 15),
         ("target", |r| r.target = 0),
