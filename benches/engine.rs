@@ -1,22 +1,22 @@
 //! Criterion benchmarks of the rules engine and of the state codec.
 //!
-//! `cargo bench` runs them; medians are what the README quotes.
+//! `cargo bench --bench engine`; the README quotes the medians.
 
 use std::hint::black_box;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use pips::proto;
 use pips::rules::presets::preset;
-use pips::rules::{Game, Move};
+use pips::rules::{Game, Move, Setup};
 use pips::service::state_codec::{decode_state, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-/// A muggins game `moves` random moves in.
-fn midgame(players: u8, moves: usize) -> Game {
-    let rules = preset("muggins").expect("muggins").rules(players, None);
-    let (mut game, _) = Game::new("muggins", rules, players, 3).expect("valid");
+/// A game of `variant` `moves` random moves in.
+fn midgame(variant: &str, players: u8, moves: usize) -> Game {
+    let rules = preset(variant).expect("preset").rules(players, None);
+    let (mut game, _) = Game::new(variant, rules, players, 3).expect("valid");
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut legal = Vec::new();
     for _ in 0..moves {
@@ -29,18 +29,49 @@ fn midgame(players: u8, moves: usize) -> Game {
     game
 }
 
-/// Plays one complete hand with random legal moves.
-fn random_hand(game: &mut Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Move>) {
-    let hand = game.hand_number();
-    while game.hand_number() == hand && game.outcome().is_none() {
-        game.legal_moves_into(legal);
-        let mv = legal[rng.random_range(0..legal.len())];
-        game.play_unchecked(mv);
+/// Plays random hands of one table back to back: each call plays one
+/// complete hand (its deal included), starting a new match when one ends.
+struct HandRunner {
+    variant: &'static str,
+    players: u8,
+    game: Game,
+    rng: ChaCha8Rng,
+    legal: Vec<Move>,
+    seed: u64,
+}
+
+impl HandRunner {
+    fn new(variant: &'static str, players: u8) -> HandRunner {
+        let rules = preset(variant).expect("preset").rules(players, None);
+        let (game, _) = Game::new(variant, rules, players, 0).expect("valid");
+        HandRunner {
+            variant,
+            players,
+            game,
+            rng: ChaCha8Rng::seed_from_u64(1),
+            legal: Vec::with_capacity(256),
+            seed: 0,
+        }
+    }
+
+    fn play_hand(&mut self) {
+        if self.game.outcome().is_some() {
+            self.seed += 1;
+            let rules = *self.game.rules();
+            let (game, _) = Game::new(self.variant, rules, self.players, self.seed).expect("valid");
+            self.game = game;
+        }
+        let hand = self.game.hand_number();
+        while self.game.hand_number() == hand && self.game.outcome().is_none() {
+            self.game.legal_moves_into(&mut self.legal);
+            let mv = self.legal[self.rng.random_range(0..self.legal.len())];
+            self.game.play_unchecked(mv);
+        }
     }
 }
 
 fn engine(c: &mut Criterion) {
-    let game = midgame(2, 6);
+    let game = midgame("muggins", 2, 6);
     let mut legal = Vec::new();
     c.bench_function("legal_moves_into (muggins 2p)", |b| {
         b.iter(|| {
@@ -63,32 +94,39 @@ fn engine(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    for (variant, players) in [("muggins", 2), ("draw", 4)] {
-        let rules = preset(variant).expect("preset").rules(players, None);
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut seed = 0u64;
-        c.bench_function(&format!("random hand ({variant} {players}p)"), |b| {
-            b.iter(|| {
-                seed += 1;
-                let (mut game, _) = Game::new(variant, rules, players, seed).expect("valid");
-                random_hand(&mut game, &mut rng, &mut legal);
-                black_box(game.scores()[0])
-            })
+    let mut hands = c.benchmark_group("random hands");
+    hands.throughput(Throughput::Elements(1));
+    for (variant, players) in [("muggins", 2), ("block", 4), ("all_fives", 2)] {
+        let mut runner = HandRunner::new(variant, players);
+        hands.bench_function(format!("{variant} {players}p"), |b| {
+            b.iter(|| runner.play_hand())
         });
     }
+    hands.finish();
 }
 
 fn codec(c: &mut Criterion) {
-    let game = midgame(4, 40);
-    let bytes = encode_state(&game).encode_to_vec();
-    c.bench_function("encode state (muggins 4p)", |b| {
+    let game = midgame("muggins", 4, 40);
+    let state = encode_state(&game);
+    let bytes = state.encode_to_vec();
+    c.bench_function("encode state (muggins 4p, 40 moves)", |b| {
         b.iter(|| black_box(encode_state(black_box(&game)).encode_to_vec()))
     });
-    c.bench_function("decode + validate state (muggins 4p)", |b| {
+    c.bench_function("decode state bytes (muggins 4p, 40 moves)", |b| {
         b.iter(|| {
-            let state = proto::GameState::decode(black_box(bytes.as_slice())).expect("decodes");
-            black_box(decode_state(Some(&state), "state").expect("valid"))
+            black_box(proto::GameState::decode(black_box(bytes.as_slice())).expect("decodes"))
         })
+    });
+    c.bench_function("decode + validate state (muggins 4p, 40 moves)", |b| {
+        b.iter(|| black_box(decode_state(Some(black_box(&state)), "state").expect("valid")))
+    });
+    let setup = Setup::from(&game);
+    c.bench_function("validate setup (muggins 4p, 40 moves)", |b| {
+        b.iter_batched(
+            || setup.clone(),
+            |setup| black_box(Game::from_setup(setup).expect("valid")),
+            BatchSize::SmallInput,
+        )
     });
 }
 

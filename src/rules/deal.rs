@@ -12,12 +12,10 @@ use super::tile::{Tile, TileSet};
 /// The most seats any game has.
 pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
 
-/// A freshly dealt hand.
+/// A freshly dealt hand (its boneyard went to the caller's vector).
 pub struct Deal {
     /// Each seat's tiles (seats beyond `players` are empty).
     pub hands: [TileSet; MAX_SEATS],
-    /// The undealt tiles, next to draw first.
-    pub boneyard: Vec<Tile>,
     /// The generator, positioned after the shuffle, for decisions by lot.
     rng: ChaCha8Rng,
 }
@@ -32,21 +30,33 @@ fn hand_rng(seed: u64, hand_number: u32) -> ChaCha8Rng {
 }
 
 /// Shuffles the set and deals `rules.hand_size` tiles to each seat in turn.
-pub fn deal(rules: &Rules, players: u8, seed: u64, hand_number: u32) -> Deal {
+/// The undealt tiles replace the contents of `boneyard`, **next to draw
+/// last** (so drawing is a `pop`); reusing the vector, a deal allocates
+/// nothing.
+pub fn deal(
+    rules: &Rules,
+    players: u8,
+    seed: u64,
+    hand_number: u32,
+    boneyard: &mut Vec<Tile>,
+) -> Deal {
     let mut rng = hand_rng(seed, hand_number);
-    let mut tiles: Vec<Tile> = rules.tile_set().iter().collect();
+    let mut tiles = [Tile::new(0, 0); 91];
+    let mut count = 0;
+    for (slot, tile) in tiles.iter_mut().zip(rules.tile_set().iter()) {
+        *slot = tile;
+        count += 1;
+    }
+    let tiles = &mut tiles[..count];
     tiles.shuffle(&mut rng);
     let mut hands = [TileSet::EMPTY; MAX_SEATS];
-    let dealt = usize::from(rules.hand_size) * usize::from(players);
-    for (i, &tile) in tiles.iter().take(dealt).enumerate() {
+    let dealt = (usize::from(rules.hand_size) * usize::from(players)).min(count);
+    for (i, &tile) in tiles[..dealt].iter().enumerate() {
         hands[i % usize::from(players)].insert(tile);
     }
-    let boneyard = tiles.split_off(dealt.min(tiles.len()));
-    Deal {
-        hands,
-        boneyard,
-        rng,
-    }
+    boneyard.clear();
+    boneyard.extend(tiles[dealt..].iter().rev());
+    Deal { hands, rng }
 }
 
 impl Deal {
@@ -108,16 +118,17 @@ mod tests {
     #[test]
     fn deals_are_reproducible_and_differ_per_hand() {
         let rules = preset("muggins").expect("muggins").rules(2, None);
-        let a = deal(&rules, 2, 42, 1);
-        let b = deal(&rules, 2, 42, 1);
-        let c = deal(&rules, 2, 42, 2);
+        let (mut yard_a, mut yard_b, mut yard_c) = (Vec::new(), Vec::new(), Vec::new());
+        let a = deal(&rules, 2, 42, 1, &mut yard_a);
+        let b = deal(&rules, 2, 42, 1, &mut yard_b);
+        let c = deal(&rules, 2, 42, 2, &mut yard_c);
         assert_eq!(a.hands, b.hands);
-        assert_eq!(a.boneyard, b.boneyard);
+        assert_eq!(yard_a, yard_b);
         assert_ne!(a.hands, c.hands);
         assert_eq!(a.hands[0].len(), 7);
         assert_eq!(a.hands[1].len(), 7);
-        assert_eq!(a.boneyard.len(), 14);
-        let all: TileSet = a.boneyard.iter().copied().collect();
+        assert_eq!(yard_a.len(), 14);
+        let all: TileSet = yard_a.iter().copied().collect();
         assert_eq!(all.or(a.hands[0]).or(a.hands[1]), rules.tile_set());
     }
 

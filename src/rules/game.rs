@@ -10,6 +10,10 @@ use super::options::{Connect, DrawRule, MatchEnd, NextLeadRule, Rules, RulesErro
 use super::scoring::{in_play_points, opponents_points, own_pips_penalty, r5};
 use super::tile::{Tile, TileSet};
 
+/// Moves a new game's history holds before it must grow: more than a
+/// typical match of any preset, so moves do not allocate.
+const HISTORY_RESERVE: usize = 1024;
+
 /// The matadors: 0-0 and every tile whose halves add up to 7.
 const MATADORS: TileSet = TileSet::EMPTY
     .with(Tile::new(0, 0))
@@ -98,14 +102,14 @@ impl Game {
             hand_number: 0,
             hands: [TileSet::EMPTY; MAX_SEATS],
             boneyard: Vec::new(),
-            layout: Layout::new(),
+            layout: Layout::with_capacity(rules.tile_set().len() as usize),
             scores: [0; MAX_SEATS],
             to_act: 0,
             hand_leader: 0,
             required_lead: None,
             drew_this_turn: false,
             outcome: None,
-            history: Vec::new(),
+            history: Vec::with_capacity(HISTORY_RESERVE),
         };
         let mut events = Vec::new();
         game.start_hand(1, None, &mut events);
@@ -728,7 +732,13 @@ impl Game {
     /// Deals hand `hand_number` and seats its leader. `went_out` is the seat
     /// that ended the previous hand by going out, if one did.
     fn start_hand<S: EventSink>(&mut self, hand_number: u32, went_out: Option<Seat>, sink: &mut S) {
-        let mut dealt = deal(&self.rules, self.players, self.seed, hand_number);
+        let mut dealt = deal(
+            &self.rules,
+            self.players,
+            self.seed,
+            hand_number,
+            &mut self.boneyard,
+        );
         let (leader, required_lead) = match (hand_number, self.rules.next_lead, went_out) {
             (1, _, _) | (_, NextLeadRule::FirstLead, _) => {
                 dealt.lead(self.rules.first_lead, self.players)
@@ -741,9 +751,7 @@ impl Game {
         };
         self.hand_number = hand_number;
         self.hands = dealt.hands;
-        self.boneyard = dealt.boneyard;
-        self.boneyard.reverse();
-        self.layout = Layout::new();
+        self.layout.clear();
         self.drew_this_turn = false;
         self.to_act = leader;
         self.hand_leader = leader;

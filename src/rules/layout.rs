@@ -193,6 +193,23 @@ impl Layout {
         Layout::default()
     }
 
+    /// An empty layout whose arms can each hold `tiles` tiles without
+    /// allocating.
+    pub fn with_capacity(tiles: usize) -> Layout {
+        Layout {
+            arms: std::array::from_fn(|_| Vec::with_capacity(tiles)),
+            ..Layout::default()
+        }
+    }
+
+    /// Empties the layout for a new hand, keeping the arms' capacity.
+    pub(crate) fn clear(&mut self) {
+        self.lead = None;
+        self.arms.iter_mut().for_each(Vec::clear);
+        self.ends = [0; 4];
+        self.spinner = None;
+    }
+
     /// Builds a layout from its parts, checking that it could have been made
     /// by legal play under `geometry`: every tile touches its neighbour, the
     /// spinner is the double the rules make the spinner, and the short-side

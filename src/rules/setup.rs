@@ -113,11 +113,13 @@ impl TileCensus {
     }
 }
 
-fn seat(value: u32, field: &str, players: u8) -> Result<Seat, SetupError> {
+/// `value` as a seat of a `players`-seat game; `field` names it on error
+/// (built only then).
+fn seat(value: u32, field: impl FnOnce() -> String, players: u8) -> Result<Seat, SetupError> {
     match Seat::try_from(value) {
         Ok(seat) if seat < players => Ok(seat),
         _ => Err(SetupError::SeatOutOfRange {
-            field: field.to_owned(),
+            field: field(),
             seat: value,
             players,
         }),
@@ -220,8 +222,8 @@ impl Game {
             ));
         }
 
-        let to_act = seat(setup.to_act, "to_act", players)?;
-        let hand_leader = seat(setup.hand_leader, "hand_leader", players)?;
+        let to_act = seat(setup.to_act, || "to_act".to_owned(), players)?;
+        let hand_leader = seat(setup.hand_leader, || "hand_leader".to_owned(), players)?;
         if let Some(Outcome::Winner(side)) = setup.outcome {
             if side >= sides {
                 return Err(SetupError::inconsistent(
@@ -234,7 +236,7 @@ impl Game {
         for (i, entry) in setup.history.iter().enumerate() {
             seat(
                 u32::from(entry.mv.seat),
-                &format!("history[{i}].move.seat"),
+                || format!("history[{i}].move.seat"),
                 players,
             )?;
             if entry.hand < last_hand || entry.hand > setup.hand_number {

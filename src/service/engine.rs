@@ -95,7 +95,7 @@ pub fn new_game(request: &proto::NewGameRequest) -> Result<proto::GameUpdate, Ap
 /// Applies one move.
 pub fn play(request: &proto::PlayRequest) -> Result<proto::GameUpdate, ApiError> {
     let mut game = decode_state(request.state.as_ref(), "state")?;
-    let mv = decode_move(request.r#move.as_ref(), "move")?;
+    let mv = decode_move(request.r#move.as_ref(), &|| "move".to_owned())?;
     let report = game.play(mv)?;
     Ok(encode_update(&game, &report.events, report.score_change))
 }
@@ -111,7 +111,7 @@ pub fn legal_moves(
 /// One seat's view.
 pub fn view(request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
     let game = decode_state(request.state.as_ref(), "state")?;
-    let seat = decode_seat(request.seat, "seat")?;
+    let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
     if seat >= game.players() {
         return Err(ApiError::invalid(
             ErrorReason::SeatOutOfRange,

@@ -7,7 +7,7 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::tile::MAX_PIP_LIMIT;
 use crate::rules::{
     Action, End, Event, Game, HandEnd, HistoryEntry, Move, Outcome, Placed, ScoreReason, Seat,
-    Setup, SpinnerAt, Tile,
+    Setup, SpinnerAt, Tile, TileSet,
 };
 
 use super::error::ApiError;
@@ -18,38 +18,45 @@ pub const FORMAT_VERSION: u32 = 1;
 
 // ---- decoding -------------------------------------------------------------
 
+// Field paths are built only when an error needs one (`field` closures):
+// formatting a path for every tile and move of a state would cost more than
+// the decoding itself.
+
 /// A half's pips, if any set could hold it.
-fn decode_half(value: u32, field: &str) -> Result<u8, ApiError> {
+fn decode_half(value: u32, field: &impl Fn() -> String) -> Result<u8, ApiError> {
     u8::try_from(value)
         .ok()
         .filter(|&pips| pips <= MAX_PIP_LIMIT)
         .ok_or_else(|| {
             ApiError::invalid(
                 ErrorReason::InvalidTile,
-                field,
+                field(),
                 format!("{value} pips: no set has a half above {MAX_PIP_LIMIT}"),
             )
         })
 }
 
 /// A tile given at `field`.
-pub fn decode_tile(tile: &proto::Tile, field: &str) -> Result<Tile, ApiError> {
+pub fn decode_tile(tile: &proto::Tile, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
     Ok(Tile::new(
         decode_half(tile.a, field)?,
         decode_half(tile.b, field)?,
     ))
 }
 
-fn decode_optional_tile(tile: Option<&proto::Tile>, field: &str) -> Result<Option<Tile>, ApiError> {
+fn decode_optional_tile(
+    tile: Option<&proto::Tile>,
+    field: &impl Fn() -> String,
+) -> Result<Option<Tile>, ApiError> {
     tile.map(|t| decode_tile(t, field)).transpose()
 }
 
 /// A seat number at `field` (its range is checked against the game later).
-pub fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
+pub fn decode_seat(value: u32, field: &impl Fn() -> String) -> Result<Seat, ApiError> {
     Seat::try_from(value).map_err(|_| {
         ApiError::invalid(
             ErrorReason::SeatOutOfRange,
-            field,
+            field(),
             format!("seat {value} does not exist"),
         )
     })
@@ -62,14 +69,18 @@ const ENDS: [(End, proto::End); 4] = [
     (End::Down, proto::End::Down),
 ];
 
-fn decode_end(value: i32, field: &str, reason: ErrorReason) -> Result<Option<End>, ApiError> {
+fn decode_end(
+    value: i32,
+    field: &impl Fn() -> String,
+    reason: ErrorReason,
+) -> Result<Option<End>, ApiError> {
     if value == i32::from(proto::End::Unspecified) {
         return Ok(None);
     }
     ENDS.iter()
         .find(|&&(_, wire)| i32::from(wire) == value)
         .map(|&(end, _)| Some(end))
-        .ok_or_else(|| ApiError::invalid(reason, field, format!("{value} is not an End")))
+        .ok_or_else(|| ApiError::invalid(reason, field(), format!("{value} is not an End")))
 }
 
 fn encode_end(end: Option<End>) -> i32 {
@@ -89,7 +100,7 @@ fn decode_spinner(
     let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field, message);
     match decode_end(
         spinner.arm,
-        &format!("{field}.arm"),
+        &|| format!("{field}.arm"),
         ErrorReason::LayoutMismatch,
     )? {
         None if spinner.index == 0 => Ok(Some(SpinnerAt::Lead)),
@@ -118,21 +129,24 @@ fn encode_spinner(spinner: Option<SpinnerAt>) -> Option<proto::SpinnerPosition> 
 }
 
 /// A move given at `prefix` (`move`, or `state.history[3].move`).
-pub fn decode_move(mv: Option<&proto::Move>, prefix: &str) -> Result<Move, ApiError> {
-    let mv = mv.ok_or_else(|| ApiError::missing(prefix))?;
-    let seat = decode_seat(mv.seat, &format!("{prefix}.seat"))?;
+pub fn decode_move(
+    mv: Option<&proto::Move>,
+    prefix: &impl Fn() -> String,
+) -> Result<Move, ApiError> {
+    let mv = mv.ok_or_else(|| ApiError::missing(prefix()))?;
+    let seat = decode_seat(mv.seat, &|| format!("{}.seat", prefix()))?;
     let action = match &mv.action {
         Some(proto::r#move::Action::Play(play)) => {
-            let field = format!("{prefix}.play.tile");
+            let field = || format!("{}.play.tile", prefix());
             let tile = play
                 .tile
                 .as_ref()
-                .ok_or_else(|| ApiError::missing(&field))?;
+                .ok_or_else(|| ApiError::missing(field()))?;
             Action::Play {
                 tile: decode_tile(tile, &field)?,
                 end: decode_end(
                     play.end,
-                    &format!("{prefix}.play.end"),
+                    &|| format!("{}.play.end", prefix()),
                     ErrorReason::MalformedMove,
                 )?,
             }
@@ -142,7 +156,7 @@ pub fn decode_move(mv: Option<&proto::Move>, prefix: &str) -> Result<Move, ApiEr
         None => {
             return Err(ApiError::invalid(
                 ErrorReason::MalformedMove,
-                prefix,
+                prefix(),
                 "a move must set one of play, draw or pass",
             ));
         }
@@ -154,7 +168,7 @@ fn decode_arm(arm: &[proto::PlacedTile], field: &str) -> Result<Vec<Placed>, Api
     arm.iter()
         .enumerate()
         .map(|(i, placed)| {
-            let field = format!("{field}[{i}]");
+            let field = || format!("{field}[{i}]");
             Ok(Placed {
                 inner: decode_half(placed.inner, &field)?,
                 outer: decode_half(placed.outer, &field)?,
@@ -226,7 +240,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
             hand.tiles
                 .iter()
                 .enumerate()
-                .map(|(i, t)| decode_tile(t, &field(&format!("hands[{s}].tiles[{i}]"))))
+                .map(|(i, t)| decode_tile(t, &|| field(&format!("hands[{s}].tiles[{i}]"))))
                 .collect::<Result<Vec<_>, _>>()
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -234,7 +248,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .boneyard
         .iter()
         .enumerate()
-        .map(|(i, t)| decode_tile(t, &field(&format!("boneyard[{i}]"))))
+        .map(|(i, t)| decode_tile(t, &|| field(&format!("boneyard[{i}]"))))
         .collect::<Result<Vec<_>, _>>()?;
     let empty_layout = proto::Layout::default();
     let layout = state.layout.as_ref().unwrap_or(&empty_layout);
@@ -242,12 +256,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .history
         .iter()
         .enumerate()
-        .map(|(i, entry)| {
-            Ok(HistoryEntry {
-                hand: entry.hand,
-                mv: decode_move(entry.r#move.as_ref(), &field(&format!("history[{i}].move")))?,
-            })
-        })
+        .map(|(i, &code)| decode_history_code(code, &|| field(&format!("history[{i}]"))))
         .collect::<Result<Vec<_>, ApiError>>()?;
     let setup = Setup {
         variant: state.variant.clone(),
@@ -257,7 +266,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         hand_number: state.hand_number,
         hands,
         boneyard,
-        lead: decode_optional_tile(layout.lead.as_ref(), &field("layout.lead"))?,
+        lead: decode_optional_tile(layout.lead.as_ref(), &|| field("layout.lead"))?,
         left: decode_arm(&layout.left, &field("layout.left"))?,
         right: decode_arm(&layout.right, &field("layout.right"))?,
         up: decode_arm(&layout.up, &field("layout.up"))?,
@@ -266,7 +275,9 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         scores: state.scores.clone(),
         to_act: state.to_act,
         hand_leader: state.hand_leader,
-        required_lead: decode_optional_tile(state.required_lead.as_ref(), &field("required_lead"))?,
+        required_lead: decode_optional_tile(state.required_lead.as_ref(), &|| {
+            field("required_lead")
+        })?,
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state, prefix)?,
         history,
@@ -311,6 +322,65 @@ pub fn encode_move(mv: Move) -> proto::Move {
         seat: u32::from(mv.seat),
         action: Some(action),
     }
+}
+
+/// Bit layout of a packed history entry (see `GameState.history`).
+const ACTION_BITS: u32 = 2;
+const SEAT_SHIFT: u32 = 2;
+const TILE_SHIFT: u32 = 5;
+const END_SHIFT: u32 = 12;
+const HAND_SHIFT: u32 = 15;
+
+/// One history entry as its packed number.
+fn encode_history_code(entry: &HistoryEntry) -> u32 {
+    let (action, tile, end) = match entry.mv.action {
+        Action::Play { tile, end } => (0, tile.index(), encode_end(end) as u32),
+        Action::Draw => (1, 0, 0),
+        Action::Pass => (2, 0, 0),
+    };
+    action
+        | u32::from(entry.mv.seat) << SEAT_SHIFT
+        | tile << TILE_SHIFT
+        | end << END_SHIFT
+        | entry.hand << HAND_SHIFT
+}
+
+/// A packed history number at `field`, unpacked.
+fn decode_history_code(code: u32, field: &impl Fn() -> String) -> Result<HistoryEntry, ApiError> {
+    let bits = |shift: u32, width: u32| (code >> shift) & ((1 << width) - 1);
+    let malformed = |what: &str| {
+        ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field(),
+            format!("{code} is not a packed move: {what}"),
+        )
+    };
+    let seat = bits(SEAT_SHIFT, 3) as Seat;
+    let (tile, end) = (bits(TILE_SHIFT, 7), bits(END_SHIFT, 3));
+    let action = match bits(0, ACTION_BITS) {
+        0 => {
+            if tile >= TileSet::full(MAX_PIP_LIMIT).len() {
+                return Err(ApiError::invalid(
+                    ErrorReason::InvalidTile,
+                    field(),
+                    format!("tile index {tile} is beyond double-{MAX_PIP_LIMIT}"),
+                ));
+            }
+            let end = i32::try_from(end).map_err(|_| malformed("end"))?;
+            Action::Play {
+                tile: Tile::from_index(tile),
+                end: decode_end(end, field, ErrorReason::MalformedMove)?,
+            }
+        }
+        1 | 2 if tile != 0 || end != 0 => return Err(malformed("a draw or pass names no tile")),
+        1 => Action::Draw,
+        2 => Action::Pass,
+        _ => return Err(malformed("unknown action")),
+    };
+    Ok(HistoryEntry {
+        hand: code >> HAND_SHIFT,
+        mv: Move { seat, action },
+    })
 }
 
 fn encode_history(history: &[HistoryEntry]) -> Vec<proto::HistoryEntry> {
@@ -395,7 +465,7 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         required_lead: game.required_lead().map(encode_tile),
         phase: encode_phase(game),
         result: game.outcome().map(encode_outcome),
-        history: encode_history(game.history()),
+        history: game.history().iter().map(encode_history_code).collect(),
         drew_this_turn: game.drew_this_turn(),
     }
 }
@@ -547,5 +617,50 @@ pub fn encode_view(game: &Game, seat: Seat) -> proto::ViewResponse {
         } else {
             Vec::new()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets::PRESETS;
+
+    #[test]
+    fn packed_history_round_trips_for_every_preset() {
+        for preset in PRESETS {
+            let players = *preset.players.end();
+            let (mut game, _) =
+                Game::new(preset.id, preset.rules(players, None), players, 3).expect("valid");
+            while game.outcome().is_none() {
+                let mv = game.legal_moves()[0];
+                game.play(mv).expect("legal");
+            }
+            let state = encode_state(&game);
+            assert_eq!(state.history.len(), game.history().len());
+            let decoded = decode_state(Some(&state), "state").expect("valid");
+            assert_eq!(decoded, game, "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn malformed_packed_moves_are_refused() {
+        let field = || "state.history[0]".to_owned();
+        let cases = [
+            (3, ErrorReason::MalformedMove),                   // no such action
+            (100 << TILE_SHIFT, ErrorReason::InvalidTile),     // beyond double-12
+            (1 | 5 << TILE_SHIFT, ErrorReason::MalformedMove), // a draw naming a tile
+            (2 | 1 << END_SHIFT, ErrorReason::MalformedMove),  // a pass naming an end
+            (7 << END_SHIFT, ErrorReason::MalformedMove),      // no such end
+        ];
+        for (code, reason) in cases {
+            let error = decode_history_code(code, &field).expect_err("refused");
+            assert_eq!(
+                (error.reason, error.field.as_str()),
+                (reason, "state.history[0]"),
+                "{code}"
+            );
+        }
+        let entry = decode_history_code(1 << SEAT_SHIFT | 2 << HAND_SHIFT | 1, &field);
+        assert_eq!(entry.map(|e| (e.hand, e.mv)), Ok((2, Move::draw(1))));
     }
 }

@@ -1,0 +1,237 @@
+//! Load generator: drives a running pips server over loopback with N
+//! concurrent clients, each on its own connection, and reports calls per
+//! second and latency percentiles for
+//!
+//! 1. the baseline: the gRPC health check, an RPC that does no game work;
+//! 2. `Play` at full speed: every client plays complete random matches
+//!    (`NewGame`, then `Play` with a random legal move until the match ends);
+//! 3. `Play` paced at half of the peak found in 2.
+//!
+//! ```sh
+//! cargo build --release && target/release/pips &
+//! cargo run --release --example loadgen -- --clients 32 --seconds 10
+//! ```
+//!
+//! Every phase is bounded in time and stops by itself.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::{NewGameRequest, PlayRequest};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
+
+/// Load generator for a running pips server.
+#[derive(Parser, Debug, Clone)]
+struct Args {
+    /// The server to load (loopback only).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    addr: SocketAddr,
+    /// Concurrent clients, each with its own connection.
+    #[arg(long, default_value_t = 32)]
+    clients: usize,
+    /// Seconds each phase runs.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// The preset played.
+    #[arg(long, default_value = "muggins")]
+    variant: String,
+    /// Players per match.
+    #[arg(long, default_value_t = 2)]
+    players: u32,
+}
+
+/// What one phase measured.
+struct Phase {
+    name: String,
+    calls: usize,
+    errors: usize,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+}
+
+impl Phase {
+    fn rate(&self) -> f64 {
+        self.calls as f64 / self.elapsed.as_secs_f64()
+    }
+
+    fn percentile(&self, p: f64) -> Duration {
+        let i = ((self.latencies.len() as f64 - 1.0) * p).round() as usize;
+        self.latencies.get(i).copied().unwrap_or_default()
+    }
+
+    fn print(&self) {
+        println!(
+            "{:<28} {:>10.0} calls/s  p50 {:>8.3} ms  p99 {:>8.3} ms  p999 {:>8.3} ms  errors {}",
+            self.name,
+            self.rate(),
+            self.percentile(0.50).as_secs_f64() * 1e3,
+            self.percentile(0.99).as_secs_f64() * 1e3,
+            self.percentile(0.999).as_secs_f64() * 1e3,
+            self.errors,
+        );
+    }
+}
+
+async fn connect(addr: SocketAddr) -> Result<Channel, tonic::transport::Error> {
+    Endpoint::from_shared(format!("http://{addr}"))?
+        .tcp_nodelay(true)
+        .connect()
+        .await
+}
+
+/// One client's results: calls, errors and latencies.
+type ClientResult = (usize, usize, Vec<Duration>);
+
+/// The baseline: health checks in a closed loop until `deadline`.
+async fn health_client(channel: Channel, deadline: Instant) -> ClientResult {
+    let mut client = HealthClient::new(channel);
+    let (mut calls, mut errors, mut latencies) = (0, 0, Vec::new());
+    while Instant::now() < deadline {
+        let start = Instant::now();
+        let result = client
+            .check(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await;
+        latencies.push(start.elapsed());
+        calls += 1;
+        errors += usize::from(result.is_err());
+    }
+    (calls, errors, latencies)
+}
+
+/// Plays random matches until `deadline`, timing every `Play`; with a
+/// `pace`, waits so that one call starts every `pace` at most.
+async fn play_client(
+    channel: Channel,
+    args: Args,
+    seed: u64,
+    deadline: Instant,
+    pace: Option<Duration>,
+) -> ClientResult {
+    let mut client = DominoEngineClient::new(channel);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut calls, mut errors, mut latencies) = (0, 0, Vec::new());
+    let mut next_start = Instant::now();
+    'matches: while Instant::now() < deadline {
+        let request = NewGameRequest {
+            variant: args.variant.clone(),
+            players: args.players,
+            seed: Some(rng.random()),
+            rules: None,
+        };
+        let Ok(update) = client.new_game(request).await else {
+            errors += 1;
+            continue;
+        };
+        let mut update = update.into_inner();
+        while let Some(state) = update.state.take() {
+            if update.legal_moves.is_empty() || Instant::now() >= deadline {
+                continue 'matches;
+            }
+            let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
+            if let Some(pace) = pace {
+                tokio::time::sleep_until(next_start.into()).await;
+                next_start += pace;
+            }
+            let start = Instant::now();
+            let result = client
+                .play(PlayRequest {
+                    state: Some(state),
+                    r#move: Some(mv),
+                })
+                .await;
+            latencies.push(start.elapsed());
+            calls += 1;
+            match result {
+                Ok(answer) => update = answer.into_inner(),
+                Err(_) => {
+                    errors += 1;
+                    continue 'matches;
+                }
+            }
+        }
+    }
+    (calls, errors, latencies)
+}
+
+async fn run_phase<F, Fut>(
+    name: &str,
+    args: &Args,
+    client: F,
+) -> Result<Phase, tonic::transport::Error>
+where
+    F: Fn(Channel, u64, Instant) -> Fut,
+    Fut: std::future::Future<Output = ClientResult> + Send + 'static,
+{
+    let mut channels = Vec::with_capacity(args.clients);
+    for _ in 0..args.clients {
+        channels.push(connect(args.addr).await?);
+    }
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.seconds);
+    let tasks: Vec<_> = channels
+        .into_iter()
+        .enumerate()
+        .map(|(i, channel)| tokio::spawn(client(channel, i as u64, deadline)))
+        .collect();
+    let mut phase = Phase {
+        name: name.to_owned(),
+        calls: 0,
+        errors: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    for task in tasks {
+        if let Ok((calls, errors, latencies)) = task.await {
+            phase.calls += calls;
+            phase.errors += errors;
+            phase.latencies.extend(latencies);
+        }
+    }
+    phase.elapsed = start.elapsed();
+    phase.latencies.sort_unstable();
+    Ok(phase)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    if !args.addr.ip().is_loopback() {
+        return Err("the load generator only targets loopback addresses".into());
+    }
+    println!(
+        "pips load: {} clients, {} s per phase, {} {}p, server {}",
+        args.clients, args.seconds, args.variant, args.players, args.addr
+    );
+    let baseline = run_phase("health check (baseline)", &args, |channel, _, deadline| {
+        health_client(channel, deadline)
+    })
+    .await?;
+    baseline.print();
+    let peak = run_phase("Play (peak)", &args, |channel, seed, deadline| {
+        play_client(channel, args.clone(), seed, deadline, None)
+    })
+    .await?;
+    peak.print();
+    let half = peak.rate() / 2.0;
+    let pace = Duration::from_secs_f64(args.clients as f64 / half.max(1.0));
+    let paced = run_phase(
+        &format!("Play at {half:.0}/s (half peak)"),
+        &args,
+        |channel, seed, deadline| play_client(channel, args.clone(), seed, deadline, Some(pace)),
+    )
+    .await?;
+    paced.print();
+    println!(
+        "Play / baseline throughput: {:.0}%",
+        100.0 * peak.rate() / baseline.rate().max(1.0)
+    );
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! The engine's hot path allocates nothing: generating legal moves into a
+//! reused vector and playing a move with `play_unchecked` do not touch the
+//! allocator, for every move that does not end a hand. (Ending a hand
+//! settles it and deals the next, which builds a few small vectors.)
+//!
+//! A counting global allocator sees every allocation of this test binary,
+//! so this file holds a single test.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pips::rules::Game;
+use pips::rules::presets::PRESETS;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+/// Counts allocations and reallocations, then defers to the system.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn moves_within_a_hand_allocate_nothing() {
+    let mut checked = 0usize;
+    for preset in PRESETS {
+        for players in preset.players.clone() {
+            let rules = preset.rules(players, None);
+            let (mut game, _) = Game::new(preset.id, rules, players, 77).expect("valid");
+            let mut rng = ChaCha8Rng::seed_from_u64(77);
+            let mut legal = Vec::with_capacity(256);
+            while game.outcome().is_none() {
+                let hand = game.hand_number();
+                let before = ALLOCATIONS.load(Ordering::Relaxed);
+                game.legal_moves_into(&mut legal);
+                let mv = legal[rng.random_range(0..legal.len())];
+                game.play_unchecked(mv);
+                let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+                if game.hand_number() == hand && game.outcome().is_none() {
+                    assert_eq!(allocations, 0, "{} {players}p: {mv} allocated", preset.id);
+                    checked += 1;
+                }
+            }
+            assert!(
+                game.history().len() <= 1024,
+                "the reserved history sufficed"
+            );
+        }
+    }
+    assert!(checked > 1000, "only {checked} moves were checked");
+}
