@@ -44,6 +44,21 @@ struct Args {
     /// Players per match.
     #[arg(long, default_value_t = 2)]
     players: u32,
+    /// The server's process id: reports the server's CPU time per call
+    /// (from /proc) for each phase.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+/// The server's user + system CPU time so far, if it can be read.
+fn server_cpu(pid: Option<u32>) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid?)).ok()?;
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields of the whole line.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// What one phase measured.
@@ -53,6 +68,7 @@ struct Phase {
     errors: usize,
     elapsed: Duration,
     latencies: Vec<Duration>,
+    server_cpu: Option<Duration>,
 }
 
 impl Phase {
@@ -75,6 +91,13 @@ impl Phase {
             self.percentile(0.999).as_secs_f64() * 1e3,
             self.errors,
         );
+        if let Some(cpu) = self.server_cpu {
+            println!(
+                "{:<28} server CPU {:.1} µs per call",
+                "",
+                cpu.as_secs_f64() * 1e6 / self.calls.max(1) as f64
+            );
+        }
     }
 }
 
@@ -174,6 +197,7 @@ where
     for _ in 0..args.clients {
         channels.push(connect(args.addr).await?);
     }
+    let cpu_before = server_cpu(args.server_pid);
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.seconds);
     let tasks: Vec<_> = channels
@@ -187,6 +211,7 @@ where
         errors: 0,
         elapsed: Duration::ZERO,
         latencies: Vec::new(),
+        server_cpu: None,
     };
     for task in tasks {
         if let Ok((calls, errors, latencies)) = task.await {
@@ -196,6 +221,9 @@ where
         }
     }
     phase.elapsed = start.elapsed();
+    phase.server_cpu = cpu_before
+        .zip(server_cpu(args.server_pid))
+        .map(|(before, after)| after.saturating_sub(before));
     phase.latencies.sort_unstable();
     Ok(phase)
 }

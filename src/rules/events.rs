@@ -134,18 +134,19 @@ pub enum Event {
 }
 
 /// Where [`Game::play_unchecked_with`](super::Game::play_unchecked_with)
-/// reports events. `()` discards them, so simulations pay nothing.
+/// reports events. An event is built only if the sink wants it: `()`
+/// discards them unbuilt, so simulations pay nothing for them.
 pub trait EventSink {
-    /// Records one event.
-    fn record(&mut self, event: Event);
+    /// Records the event `build` makes.
+    fn record(&mut self, build: impl FnOnce() -> Event);
 }
 
 impl EventSink for Vec<Event> {
-    fn record(&mut self, event: Event) {
-        self.push(event);
+    fn record(&mut self, build: impl FnOnce() -> Event) {
+        self.push(build());
     }
 }
 
 impl EventSink for () {
-    fn record(&mut self, _event: Event) {}
+    fn record(&mut self, _build: impl FnOnce() -> Event) {}
 }

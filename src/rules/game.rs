@@ -6,7 +6,9 @@ use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::layout::{End, Geometry, Layout};
 use super::moves::{Action, Move, Seat};
-use super::options::{Connect, DrawRule, MatchEnd, NextLeadRule, Rules, RulesError, Settlement};
+use super::options::{
+    Connect, DrawRule, InPlayScoring, MatchEnd, NextLeadRule, Rules, RulesError, Settlement,
+};
 use super::scoring::{in_play_points, opponents_points, own_pips_penalty, r5};
 use super::tile::{Tile, TileSet};
 
@@ -426,12 +428,11 @@ impl Game {
                 self.layout.place(tile, end, self.geometry());
                 self.required_lead = None;
                 self.drew_this_turn = false;
-                let ends_total = self.ends_total();
-                sink.record(Event::TilePlayed {
+                sink.record(|| Event::TilePlayed {
                     seat,
                     tile,
                     end,
-                    ends_total,
+                    ends_total: self.ends_total(),
                 });
                 let hand_end = if self.hand(seat).is_empty() {
                     Some(HandEnd::Domino(seat))
@@ -440,7 +441,10 @@ impl Game {
                 } else {
                     None
                 };
-                let points = in_play_points(self.rules.in_play_scoring, ends_total);
+                let points = match self.rules.in_play_scoring {
+                    InPlayScoring::None => 0,
+                    scoring => in_play_points(scoring, self.ends_total()),
+                };
                 let mut void_settlement = false;
                 if points > 0 {
                     let side = self.side_of(seat);
@@ -457,7 +461,7 @@ impl Game {
                         None => 0,
                     };
                     if self.overshoots(side, points.saturating_add(with_settlement)) {
-                        sink.record(Event::PointsVoided {
+                        sink.record(|| Event::PointsVoided {
                             side,
                             seat: Some(seat),
                             points,
@@ -484,11 +488,11 @@ impl Game {
                         hand.insert(tile);
                     }
                     self.drew_this_turn = self.rules.draw == DrawRule::OneThenPass;
-                    sink.record(Event::TileDrawn { seat, tile });
+                    sink.record(|| Event::TileDrawn { seat, tile });
                 }
             }
             Action::Pass => {
-                sink.record(Event::Passed { seat });
+                sink.record(|| Event::Passed { seat });
                 self.drew_this_turn = false;
                 self.to_act = self.next_seat(seat);
             }
@@ -530,7 +534,7 @@ impl Game {
         if let Some(score) = self.scores.get_mut(usize::from(side)) {
             *score = score.saturating_add(points);
         }
-        sink.record(Event::PointsScored {
+        sink.record(|| Event::PointsScored {
             side,
             seat,
             points,
@@ -572,7 +576,7 @@ impl Game {
     /// Ends the match.
     fn finish<S: EventSink>(&mut self, outcome: Outcome, sink: &mut S) {
         self.outcome = Some(outcome);
-        sink.record(Event::MatchEnded {
+        sink.record(|| Event::MatchEnded {
             outcome,
             scores: self.scores().to_vec(),
         });
@@ -616,7 +620,7 @@ impl Game {
     }
 
     /// What a hand ending in `end` credits, side by side.
-    fn settle(&self, end: HandEnd) -> Vec<Credit> {
+    fn settle(&self, end: HandEnd) -> Credits {
         let rules = &self.rules;
         let pips = |seat: Seat| self.hand(seat).pips();
         let to_points = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
@@ -628,30 +632,44 @@ impl Game {
         };
         match (rules.settlement, winner) {
             (Settlement::WinnerTakesPips, Some(side)) => {
-                let (own, opponents): (Vec<Seat>, Vec<Seat>) =
-                    (0..self.players).partition(|&seat| self.side_of(seat) == side);
-                let opponents: Vec<u32> = opponents.into_iter().map(pips).collect();
-                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, &opponents);
+                let (mut own, mut opponents) = ([0u32; MAX_SEATS], [0u32; MAX_SEATS]);
+                let (mut own_count, mut opponent_count) = (0, 0);
+                for seat in 0..self.players {
+                    let (list, count) = if self.side_of(seat) == side {
+                        (&mut own, &mut own_count)
+                    } else {
+                        (&mut opponents, &mut opponent_count)
+                    };
+                    if let Some(slot) = list.get_mut(*count) {
+                        *slot = pips(seat);
+                        *count += 1;
+                    }
+                }
+                let opponents = &opponents[..opponent_count];
+                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, opponents);
                 let lost = match end {
                     HandEnd::Blocked => {
-                        let own: Vec<u32> = own.into_iter().map(pips).collect();
-                        own_pips_penalty(rules.blocked_own, rules.hand_scale, &own)
+                        own_pips_penalty(rules.blocked_own, rules.hand_scale, &own[..own_count])
                     }
                     _ => 0,
                 };
-                vec![Credit {
+                [Credit {
                     side,
                     seat: end.seat(),
                     points: to_points(gained.saturating_sub(lost)),
                     reason,
                 }]
+                .into_iter()
+                .collect()
             }
-            (Settlement::WinnerTakesOne, Some(side)) if end.seat().is_some() => vec![Credit {
+            (Settlement::WinnerTakesOne, Some(side)) if end.seat().is_some() => [Credit {
                 side,
                 seat: end.seat(),
                 points: 1,
                 reason,
-            }],
+            }]
+            .into_iter()
+            .collect(),
             (Settlement::PenaltyOwnPips, _) => {
                 let exempt = end.seat().unwrap_or_else(|| self.last_placer());
                 (0..self.players)
@@ -672,7 +690,7 @@ impl Game {
                     reason: ScoreReason::OwnPips,
                 })
                 .collect(),
-            _ => Vec::new(),
+            _ => Credits::default(),
         }
     }
 
@@ -681,27 +699,27 @@ impl Game {
     /// tile's points (exact target).
     fn end_hand<S: EventSink>(&mut self, end: HandEnd, void_settlement: bool, sink: &mut S) {
         let winner = self.hand_winner(end);
-        let credits: Vec<Credit> = self
+        let credits: Credits = self
             .settle(end)
-            .into_iter()
+            .iter()
             .filter(|credit| credit.points != 0)
             .collect();
-        let mut settlement = vec![0i32; usize::from(self.sides())];
-        for credit in &credits {
+        let mut settlement = [0i32; MAX_SEATS];
+        for credit in credits.iter() {
             if let Some(slot) = settlement.get_mut(usize::from(credit.side)) {
                 *slot = slot.saturating_add(credit.points);
             }
         }
-        sink.record(Event::HandEnded {
+        sink.record(|| Event::HandEnded {
             hand: self.hand_number,
             end,
             winner,
             pips: self.pips_by_seat(),
-            settlement,
+            settlement: settlement[..usize::from(self.sides())].to_vec(),
         });
-        for credit in credits {
+        for credit in credits.iter() {
             if void_settlement || self.overshoots(credit.side, credit.points) {
-                sink.record(Event::PointsVoided {
+                sink.record(|| Event::PointsVoided {
                     side: credit.side,
                     seat: credit.seat,
                     points: credit.points,
@@ -756,7 +774,7 @@ impl Game {
         self.to_act = leader;
         self.hand_leader = leader;
         self.required_lead = required_lead;
-        sink.record(Event::HandDealt {
+        sink.record(|| Event::HandDealt {
             hand: hand_number,
             leader,
             required_lead,
@@ -775,6 +793,30 @@ struct Credit {
     points: i32,
     /// Why.
     reason: ScoreReason,
+}
+
+/// A hand's settlement: at most one entry per seat, without allocating.
+#[derive(Clone, Copy, Default, Debug)]
+struct Credits {
+    /// The entries, filled from the front.
+    items: [Option<Credit>; MAX_SEATS],
+}
+
+impl Credits {
+    /// The entries, in order.
+    fn iter(&self) -> impl Iterator<Item = Credit> + '_ {
+        self.items.iter().flatten().copied()
+    }
+}
+
+impl FromIterator<Credit> for Credits {
+    fn from_iter<I: IntoIterator<Item = Credit>>(iter: I) -> Credits {
+        let mut credits = Credits::default();
+        for (slot, credit) in credits.items.iter_mut().zip(iter) {
+            *slot = Some(credit);
+        }
+        credits
+    }
 }
 
 /// The index of the strictly smallest value; `None` on a tie or when empty.
