@@ -130,5 +130,27 @@ fn codec(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engine, codec);
+fn service(c: &mut Criterion) {
+    // A late muggins position, as a client would send it.
+    let game = midgame("muggins", 2, 200);
+    let mv = game.legal_moves()[0];
+    let request = proto::PlayRequest {
+        state: Some(encode_state(&game)),
+        r#move: Some(pips::service::state_codec::encode_move(mv)),
+    };
+    let bytes = request.encode_to_vec();
+    c.bench_function(
+        "Play handler incl. protobuf (muggins 2p, 200 moves in)",
+        |b| {
+            b.iter(|| {
+                let request =
+                    proto::PlayRequest::decode(black_box(bytes.as_slice())).expect("decodes");
+                let update = pips::service::engine::play(&request).expect("legal");
+                black_box(update.encode_to_vec())
+            })
+        },
+    );
+}
+
+criterion_group!(benches, engine, codec, service);
 criterion_main!(benches);

@@ -164,8 +164,14 @@ pub fn decode_rules(
     prefix: &str,
 ) -> Result<Rules, ApiError> {
     let field = |name: &str| format!("{prefix}.{name}");
-    fn pick<T>(value: Option<T>, keep: Option<T>, field: String) -> Result<T, ApiError> {
-        value.or(keep).ok_or_else(|| ApiError::missing(field))
+    // The option given, else the base's; the field path is formatted only
+    // for an error.
+    fn pick<T>(
+        value: Option<T>,
+        keep: Option<T>,
+        field: impl FnOnce() -> String,
+    ) -> Result<T, ApiError> {
+        value.or(keep).ok_or_else(|| ApiError::missing(field()))
     }
     let out_of_range = |name: &str, value: i64| {
         ApiError::invalid(
@@ -182,17 +188,17 @@ pub fn decode_rules(
     };
     macro_rules! enum_option {
         ($name:literal, $table:expr, $get:ident) => {{
-            let value = pick(given.$get, base.map(|b| wire($table, b.$get)), field($name))?;
+            let value = pick(given.$get, base.map(|b| wire($table, b.$get)), || {
+                field($name)
+            })?;
             unwire($table, value).ok_or_else(|| out_of_range($name, i64::from(value)))?
         }};
     }
     Ok(Rules {
         max_pip: small("max_pip", given.max_pip, base.map(|b| b.max_pip))?,
-        partnerships: pick(
-            given.partnerships,
-            base.map(|b| b.partnerships),
-            field("partnerships"),
-        )?,
+        partnerships: pick(given.partnerships, base.map(|b| b.partnerships), || {
+            field("partnerships")
+        })?,
         hand_size: small("hand_size", given.hand_size, base.map(|b| b.hand_size))?,
         draw: enum_option!("draw", DRAW, draw),
         boneyard_reserve: small(
@@ -209,13 +215,11 @@ pub fn decode_rules(
         hand_rounding: enum_option!("hand_rounding", ROUNDING, hand_rounding),
         hand_scale: enum_option!("hand_scale", SCALE, hand_scale),
         blocked_own: enum_option!("blocked_own", BLOCKED_OWN, blocked_own),
-        closing_wins: pick(
-            given.closing_wins,
-            base.map(|b| b.closing_wins),
-            field("closing_wins"),
-        )?,
+        closing_wins: pick(given.closing_wins, base.map(|b| b.closing_wins), || {
+            field("closing_wins")
+        })?,
         match_end: enum_option!("match_end", MATCH_END, match_end),
-        target: pick(given.target, base.map(|b| b.target), field("target"))?,
+        target: pick(given.target, base.map(|b| b.target), || field("target"))?,
     })
 }
 

@@ -164,11 +164,14 @@ pub fn decode_move(
     Ok(Move { seat, action })
 }
 
-fn decode_arm(arm: &[proto::PlacedTile], field: &str) -> Result<Vec<Placed>, ApiError> {
+fn decode_arm(
+    arm: &[proto::PlacedTile],
+    field: &impl Fn() -> String,
+) -> Result<Vec<Placed>, ApiError> {
     arm.iter()
         .enumerate()
         .map(|(i, placed)| {
-            let field = || format!("{field}[{i}]");
+            let field = || format!("{}[{i}]", field());
             Ok(Placed {
                 inner: decode_half(placed.inner, &field)?,
                 outer: decode_half(placed.outer, &field)?,
@@ -267,10 +270,10 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         hands,
         boneyard,
         lead: decode_optional_tile(layout.lead.as_ref(), &|| field("layout.lead"))?,
-        left: decode_arm(&layout.left, &field("layout.left"))?,
-        right: decode_arm(&layout.right, &field("layout.right"))?,
-        up: decode_arm(&layout.up, &field("layout.up"))?,
-        down: decode_arm(&layout.down, &field("layout.down"))?,
+        left: decode_arm(&layout.left, &|| field("layout.left"))?,
+        right: decode_arm(&layout.right, &|| field("layout.right"))?,
+        up: decode_arm(&layout.up, &|| field("layout.up"))?,
+        down: decode_arm(&layout.down, &|| field("layout.down"))?,
         spinner: decode_spinner(layout.spinner.as_ref(), &field("layout.spinner"))?,
         scores: state.scores.clone(),
         to_act: state.to_act,
