@@ -12,6 +12,11 @@ use super::options::{
 use super::scoring::{in_play_points, opponents_points, own_pips_penalty, r5};
 use super::tile::{Tile, TileSet};
 
+/// The most hands a match may last. A match that reaches it without a
+/// winner ends drawn, so every match ends (and hand numbers fit the packed
+/// history of the wire format).
+pub const MAX_HANDS: u32 = 100_000;
+
 /// Moves a new game's history holds before it must grow: more than a
 /// typical match of any preset, so moves do not allocate.
 const HISTORY_RESERVE: usize = 1024;
@@ -742,6 +747,10 @@ impl Game {
         };
         if let Some(outcome) = outcome {
             self.finish(outcome, sink);
+            return;
+        }
+        if self.hand_number >= MAX_HANDS {
+            self.finish(Outcome::Draw, sink);
             return;
         }
         self.start_hand(self.hand_number + 1, end.seat(), sink);

@@ -4,7 +4,7 @@
 use super::deal::{MAX_SEATS, forced_lead_for};
 use super::errors::SetupError;
 use super::events::Outcome;
-use super::game::{Game, HistoryEntry};
+use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{End, Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
 use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError};
@@ -149,10 +149,10 @@ impl Game {
             })?;
         setup.rules.validate(players)?;
         let rules = setup.rules;
-        if setup.hand_number == 0 {
+        if !(1..=MAX_HANDS).contains(&setup.hand_number) {
             return Err(SetupError::inconsistent(
                 "hand_number",
-                "hands are numbered from 1",
+                format!("hands are numbered from 1 to {MAX_HANDS}"),
             ));
         }
         if setup.hands.len() != usize::from(players) {
