@@ -20,14 +20,18 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use pips::proto::{self, LegalMovesRequest, PlayRequest, ViewRequest};
+use pips::proto::{self, PlayRequest};
 use pips::rules::Game;
 use pips::rules::presets::PRESETS;
-use pips::service::engine;
-use pips::service::state_codec::{decode_state, encode_move, encode_state};
+use pips::service::state_codec::{encode_move, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+
+#[path = "../fuzz/target.rs"]
+mod target;
+
+use target::run;
 
 /// Mutational fuzzer for the request path.
 #[derive(Parser, Debug)]
@@ -229,47 +233,6 @@ fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut ChaCha8Rng) {
             }
         }
     }
-}
-
-/// Runs one input through every handler; returns the reasons it met, or a
-/// description of what went wrong.
-fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
-    let Ok(request) = PlayRequest::decode(bytes) else {
-        return Ok(vec!["UNDECODABLE".to_owned()]);
-    };
-    let mut reasons = Vec::new();
-    match engine::play(&request) {
-        Ok(update) => {
-            if let Err(error) = decode_state(update.state.as_ref(), "state") {
-                return Err(format!(
-                    "an accepted move produced an invalid state: {error:?}"
-                ));
-            }
-            reasons.push("PLAYED".to_owned());
-        }
-        Err(error) => reasons.push(error.reason.as_str_name().to_owned()),
-    }
-    let listed = engine::legal_moves(&LegalMovesRequest {
-        state: request.state.clone(),
-    });
-    if let Ok(listed) = listed {
-        for mv in listed.legal_moves {
-            let played = engine::play(&PlayRequest {
-                state: request.state.clone(),
-                r#move: Some(mv),
-            });
-            if let Err(error) = played {
-                return Err(format!("a listed move was refused: {error:?}"));
-            }
-        }
-    }
-    for seat in 0..5 {
-        let _ = engine::view(&ViewRequest {
-            state: request.state.clone(),
-            seat,
-        });
-    }
-    Ok(reasons)
 }
 
 fn main() {

@@ -347,3 +347,18 @@ fn a_tile_fitting_both_ends_is_two_moves() {
         ]
     );
 }
+
+#[test]
+fn a_match_that_reaches_the_hand_limit_ends_drawn() {
+    let mut position = Position::new(
+        rules("muggins", 2),
+        2,
+        vec![vec![t(6, 1)], vec![t(6, 5), t(1, 1)]],
+    )
+    .with_lead(t(6, 6));
+    position.hand_number = pips::rules::game::MAX_HANDS;
+    let mut game = position.game();
+    game.play(Move::play(0, t(6, 1), Some(End::Left)))
+        .expect("legal");
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+}

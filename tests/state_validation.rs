@@ -64,6 +64,9 @@ fn counts_of_hands_and_scores() {
     let mut setup = fresh();
     setup.hand_number = 0;
     assert_refused(setup, "INCONSISTENT_STATE", "hand_number");
+    let mut setup = fresh();
+    setup.hand_number = pips::rules::game::MAX_HANDS + 1;
+    assert_refused(setup, "INCONSISTENT_STATE", "hand_number");
 }
 
 #[test]
