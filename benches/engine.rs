@@ -137,7 +137,9 @@ fn service(c: &mut Criterion) {
     let request = proto::PlayRequest {
         state: Some(encode_state(&game)),
         r#move: Some(pips::service::state_codec::encode_move(mv)),
+        ..Default::default()
     };
+    let engine = pips::service::Engine::default();
     let bytes = request.encode_to_vec();
     c.bench_function(
         "Play handler incl. protobuf (muggins 2p, 200 moves in)",
@@ -145,7 +147,7 @@ fn service(c: &mut Criterion) {
             b.iter(|| {
                 let request =
                     proto::PlayRequest::decode(black_box(bytes.as_slice())).expect("decodes");
-                let update = pips::service::engine::play(&request).expect("legal");
+                let update = engine.play(&request).expect("legal");
                 black_box(update.encode_to_vec())
             })
         },

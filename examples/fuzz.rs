@@ -67,6 +67,7 @@ fn seeds(rng: &mut ChaCha8Rng) -> Vec<PlayRequest> {
                     seeds.push(PlayRequest {
                         state: Some(encode_state(&game)),
                         r#move: Some(encode_move(mv)),
+                        ..Default::default()
                     });
                 }
                 game.play(mv).expect("legal");

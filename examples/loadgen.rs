@@ -147,7 +147,7 @@ async fn play_client(
             variant: args.variant.clone(),
             players: args.players,
             seed: Some(rng.random()),
-            rules: None,
+            ..Default::default()
         };
         let Ok(update) = client.new_game(request).await else {
             errors += 1;
@@ -168,6 +168,7 @@ async fn play_client(
                 .play(PlayRequest {
                     state: Some(state),
                     r#move: Some(mv),
+                    ..Default::default()
                 })
                 .await;
             latencies.push(start.elapsed());

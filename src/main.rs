@@ -22,6 +22,34 @@ struct Cli {
         global = true
     )]
     addr: SocketAddr,
+    /// File holding the state key: 64 hex digits, and optionally a second
+    /// line with the previous key (accepted on input, for rotation). With a
+    /// key, states are tagged and their seed sealed, and sealed tokens are
+    /// available.
+    #[arg(long, env = "PIPS_STATE_KEY_FILE")]
+    state_key_file: Option<std::path::PathBuf>,
+    /// The state key itself (current, then optionally previous, separated by
+    /// a comma), instead of a file. Prefer the environment variable: a flag's
+    /// value is visible to other users of the machine.
+    #[arg(
+        long,
+        env = "PIPS_STATE_KEY",
+        hide_env_values = true,
+        conflicts_with = "state_key_file"
+    )]
+    state_key: Option<String>,
+    /// The largest request accepted, in bytes.
+    #[arg(long, env = "PIPS_MAX_REQUEST_BYTES", default_value_t = 1024 * 1024)]
+    max_request_bytes: usize,
+    /// Milliseconds a call may take before it is cancelled.
+    #[arg(long, env = "PIPS_REQUEST_TIMEOUT_MS", default_value_t = 5000)]
+    request_timeout_ms: u64,
+    /// Calls served at once; more are refused at once (RESOURCE_EXHAUSTED).
+    #[arg(long, env = "PIPS_MAX_CONCURRENT_REQUESTS", default_value_t = 512)]
+    max_concurrent_requests: usize,
+    /// Seconds between HTTP/2 keep-alive pings on idle connections.
+    #[arg(long, env = "PIPS_KEEPALIVE_SECS", default_value_t = 30)]
+    keepalive_secs: u64,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -44,6 +72,33 @@ enum LogFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+/// The server's configuration from the flags.
+fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
+    let key_text = match (&cli.state_key_file, &cli.state_key) {
+        (Some(path), _) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the state key file {}: {e}", path.display()))?,
+        ),
+        (None, Some(text)) => Some(text.clone()),
+        (None, None) => None,
+    };
+    let state_keys = key_text
+        .map(|text| pips::service::keys::StateKeys::from_text(&text))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    if cli.max_concurrent_requests == 0 || cli.max_request_bytes == 0 {
+        return Err("--max-concurrent-requests and --max-request-bytes must be above 0".into());
+    }
+    Ok(pips::server::Config {
+        state_keys,
+        max_request_bytes: cli.max_request_bytes,
+        request_timeout: std::time::Duration::from_millis(cli.request_timeout_ms.max(1)),
+        max_concurrent_requests: cli.max_concurrent_requests,
+        keepalive_interval: std::time::Duration::from_secs(cli.keepalive_secs.max(1)),
+        ..pips::server::Config::default()
+    })
 }
 
 /// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
@@ -99,6 +154,13 @@ async fn main() -> std::process::ExitCode {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
     }
+    let config = match server_config(&cli) {
+        Ok(config) => config,
+        Err(message) => {
+            tracing::error!("{message}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let listener = match TcpListener::bind(cli.addr).await {
         Ok(listener) => listener,
         Err(error) => {
@@ -106,7 +168,7 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match pips::server::run(listener, shutdown_signal()).await {
+    match pips::server::run(listener, config, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");

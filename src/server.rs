@@ -5,14 +5,54 @@
 //! server on `127.0.0.1:0`.
 
 use std::future::Future;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
+use tower::ServiceBuilder;
+use tower::limit::GlobalConcurrencyLimitLayer;
 
 use crate::proto;
 use crate::proto::domino_engine_server::DominoEngineServer;
 use crate::service::Engine;
+use crate::service::custody::Custody;
+use crate::service::keys::StateKeys;
+
+/// How the server runs: its state key and its limits. `Config::default()`
+/// is what the binary uses without flags.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The state key (and the previous one, for rotation); `None` serves
+    /// readable, unsigned states.
+    pub state_keys: Option<StateKeys>,
+    /// The largest request accepted, in bytes (larger: RESOURCE_EXHAUSTED).
+    pub max_request_bytes: usize,
+    /// How long a call may take before it is cancelled (DEADLINE_EXCEEDED
+    /// or CANCELLED).
+    pub request_timeout: Duration,
+    /// Calls served at once across all connections; a call beyond it is
+    /// refused at once with RESOURCE_EXHAUSTED rather than queued.
+    pub max_concurrent_requests: usize,
+    /// How often an idle HTTP/2 connection is pinged, and how long the
+    /// answer may take before the connection is closed.
+    pub keepalive_interval: Duration,
+    /// See `keepalive_interval`.
+    pub keepalive_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            state_keys: None,
+            max_request_bytes: 1024 * 1024,
+            request_timeout: Duration::from_secs(5),
+            max_concurrent_requests: 512,
+            keepalive_interval: Duration::from_secs(30),
+            keepalive_timeout: Duration::from_secs(10),
+        }
+    }
+}
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +69,7 @@ pub enum ServerError {
 /// in flight and returns.
 pub async fn run(
     listener: TcpListener,
+    config: Config,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServerError> {
     let (health, health_service) = tonic_health::server::health_reporter();
@@ -47,17 +88,37 @@ pub async fn run(
     }
 
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "pips is serving");
+        tracing::info!(
+            %addr,
+            signed_states = config.state_keys.is_some(),
+            max_request_bytes = config.max_request_bytes,
+            max_concurrent_requests = config.max_concurrent_requests,
+            "pips is serving"
+        );
     }
+    let engine = Engine::new(Custody::new(config.state_keys));
+    let engine =
+        DominoEngineServer::new(engine).max_decoding_message_size(config.max_request_bytes);
+    // Beyond the limit, calls are shed at once (RESOURCE_EXHAUSTED) instead
+    // of waiting in an unbounded queue.
+    let limits = ServiceBuilder::new()
+        .load_shed()
+        .layer(GlobalConcurrencyLimitLayer::new(
+            config.max_concurrent_requests,
+        ));
     // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
     // and delayed ACKs add tens of milliseconds to every call.
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     Server::builder()
+        .timeout(config.request_timeout)
+        .http2_keepalive_interval(Some(config.keepalive_interval))
+        .http2_keepalive_timeout(Some(config.keepalive_timeout))
+        .layer(limits)
         .trace_fn(|request| tracing::info_span!("rpc", path = %request.uri().path()))
         .add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
         .add_service(reflection_v1alpha.build_v1alpha()?)
-        .add_service(DominoEngineServer::new(Engine))
+        .add_service(engine)
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     tracing::info!("pips has shut down");

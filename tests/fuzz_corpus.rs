@@ -33,7 +33,8 @@ fn arbitrary_bytes_never_panic() {
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(2000));
     runner
         .run(&proptest::collection::vec(any::<u8>(), 0..600), |bytes| {
-            prop_assert!(target::run(&bytes).is_ok());
+            let outcome = target::run(&bytes);
+            prop_assert!(outcome.is_ok(), "{:?}", outcome);
             Ok(())
         })
         .expect("no input fails");

@@ -24,10 +24,14 @@ struct TestServer {
 
 impl TestServer {
     async fn start() -> TestServer {
+        TestServer::start_with(pips::server::Config::default()).await
+    }
+
+    async fn start_with(config: pips::server::Config) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("address");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(pips::server::run(listener, async {
+        let task = tokio::spawn(pips::server::run(listener, config, async {
             let _ = stopped.await;
         }));
         TestServer {
@@ -60,7 +64,7 @@ fn new_game(variant: &str, players: u32, seed: u64) -> proto::NewGameRequest {
         variant: variant.to_owned(),
         players,
         seed: Some(seed),
-        rules: None,
+        ..Default::default()
     }
 }
 
@@ -104,6 +108,7 @@ async fn check_views(client: &mut DominoEngineClient<Channel>, state: &proto::Ga
             .view(proto::ViewRequest {
                 state: Some(state.clone()),
                 seat,
+                ..Default::default()
             })
             .await
             .expect("view")
@@ -175,6 +180,7 @@ async fn play_match(
             .play(proto::PlayRequest {
                 state: Some(state),
                 r#move: Some(mv),
+                ..Default::default()
             })
             .await
             .expect("a listed move is accepted")
@@ -264,6 +270,7 @@ async fn errors_name_the_reason_and_the_field() {
     let play = |state: proto::GameState, mv: proto::Move| proto::PlayRequest {
         state: Some(state),
         r#move: Some(mv),
+        ..Default::default()
     };
 
     // Illegal moves: FAILED_PRECONDITION.
@@ -310,6 +317,7 @@ async fn errors_name_the_reason_and_the_field() {
         .play(proto::PlayRequest {
             state: None,
             r#move: Some(legal),
+            ..Default::default()
         })
         .await;
     assert_refused(result, Code::InvalidArgument, "MISSING_FIELD", "state");
@@ -408,6 +416,7 @@ async fn errors_name_the_reason_and_the_field() {
         .view(proto::ViewRequest {
             state: Some(state.clone()),
             seat: 2,
+            ..Default::default()
         })
         .await;
     assert_refused(result, Code::InvalidArgument, "SEAT_OUT_OF_RANGE", "seat");
@@ -469,6 +478,7 @@ async fn variants_legal_moves_house_rules_and_seeds() {
     let listed = client
         .legal_moves(proto::LegalMovesRequest {
             state: update.state.clone(),
+            ..Default::default()
         })
         .await
         .expect("legal moves")

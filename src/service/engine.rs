@@ -1,24 +1,27 @@
 //! The `pips.v1.DominoEngine` gRPC service: each RPC decodes its request,
 //! runs the rules and encodes the answer. It holds no state.
 
-use rand::TryRng;
-use rand::rngs::SysRng;
 use tonic::{Request, Response, Status};
 
 use crate::proto::domino_engine_server::DominoEngine;
 use crate::proto::{self, ErrorReason};
-use crate::rules::Game;
 use crate::rules::presets::{PRESETS, preset};
+use crate::rules::{Game, Seat};
 
+use super::custody::{Authority, Custody};
 use super::error::ApiError;
 use super::rules_codec::{decode_rules, encode_rules};
 use super::state_codec::{
-    decode_move, decode_seat, decode_state, encode_legal_moves, encode_update, encode_view,
+    decode_move, decode_seat, encode_legal_moves, encode_update, encode_view,
 };
 
-/// The engine service. It keeps nothing between calls.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Engine;
+/// The engine service. It keeps nothing between calls; its only
+/// configuration is how states are kept ([`Custody`]).
+#[derive(Clone, Debug, Default)]
+pub struct Engine {
+    /// Tags, seals and reads states.
+    custody: Custody,
+}
 
 /// Every preset, as `ListVariants` answers.
 pub fn list_variants() -> proto::ListVariantsResponse {
@@ -44,82 +47,149 @@ pub fn list_variants() -> proto::ListVariantsResponse {
     }
 }
 
-/// Deals a new match.
-pub fn new_game(request: &proto::NewGameRequest) -> Result<proto::GameUpdate, ApiError> {
-    let preset = preset(&request.variant).ok_or_else(|| {
-        let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-        ApiError::invalid(
-            ErrorReason::UnknownVariant,
-            "variant",
-            format!(
-                "no preset is called {:?}; known: {}",
-                request.variant,
-                known.join(", ")
-            ),
-        )
-    })?;
-    let players = u8::try_from(request.players)
-        .ok()
-        .filter(|n| preset.players.contains(n))
-        .ok_or_else(|| {
+impl Engine {
+    /// An engine keeping states under `custody`.
+    pub fn new(custody: Custody) -> Engine {
+        Engine { custody }
+    }
+
+    /// Fills in the state of an answer for `authority`: the readable state,
+    /// or (when sealing) a token, plus seat tokens for a full-authority one.
+    fn deliver(
+        &self,
+        game: &Game,
+        mut update: proto::GameUpdate,
+        authority: Authority,
+        seal: bool,
+    ) -> Result<proto::GameUpdate, ApiError> {
+        match (authority, seal) {
+            (Authority::Full, false) => update.state = Some(self.custody.write_state(game)?),
+            (Authority::Full, true) => {
+                update.state_token = self.custody.write_token(game, Authority::Full)?;
+                update.seat_tokens = (0..game.players())
+                    .map(|seat| self.custody.write_token(game, Authority::Seat(seat)))
+                    .collect::<Result<_, _>>()?;
+            }
+            (Authority::Seat(_), _) => {
+                update.state_token = self.custody.write_token(game, authority)?;
+            }
+        }
+        Ok(update)
+    }
+
+    /// Deals a new match.
+    pub fn new_game(&self, request: &proto::NewGameRequest) -> Result<proto::GameUpdate, ApiError> {
+        let preset = preset(&request.variant).ok_or_else(|| {
+            let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
             ApiError::invalid(
-                ErrorReason::PlayersNotAllowed,
-                "players",
+                ErrorReason::UnknownVariant,
+                "variant",
                 format!(
-                    "{} players: {} is played by {} to {}",
-                    request.players,
-                    preset.id,
-                    preset.players.start(),
-                    preset.players.end()
+                    "no preset is called {:?}; known: {}",
+                    request.variant,
+                    known.join(", ")
                 ),
             )
         })?;
-    let overrides = request.rules.unwrap_or_default();
-    let base = preset.rules(players, overrides.partnerships);
-    let rules = decode_rules(&overrides, Some(&base), "rules")?;
-    let seed = match request.seed {
-        Some(seed) => seed,
-        None => SysRng.try_next_u64().map_err(|e| ApiError {
-            code: tonic::Code::Unavailable,
-            reason: ErrorReason::Unspecified,
-            field: String::new(),
-            message: format!("the operating system gave no random seed ({e}); send a seed"),
-        })?,
-    };
-    let (game, events) =
-        Game::new(preset.id, rules, players, seed).map_err(|e| ApiError::from_rules(e, "rules"))?;
-    let score_change = vec![0; game.scores().len()];
-    Ok(encode_update(&game, &events, score_change))
-}
-
-/// Applies one move.
-pub fn play(request: &proto::PlayRequest) -> Result<proto::GameUpdate, ApiError> {
-    let mut game = decode_state(request.state.as_ref(), "state")?;
-    let mv = decode_move(request.r#move.as_ref(), &|| "move".to_owned())?;
-    let report = game.play(mv)?;
-    Ok(encode_update(&game, &report.events, report.score_change))
-}
-
-/// Lists the legal moves.
-pub fn legal_moves(
-    request: &proto::LegalMovesRequest,
-) -> Result<proto::LegalMovesResponse, ApiError> {
-    let game = decode_state(request.state.as_ref(), "state")?;
-    Ok(encode_legal_moves(&game))
-}
-
-/// One seat's view.
-pub fn view(request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
-    let game = decode_state(request.state.as_ref(), "state")?;
-    let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
-    if seat >= game.players() {
-        return Err(ApiError::invalid(
-            ErrorReason::SeatOutOfRange,
-            "seat",
-            format!("seat {seat} does not exist with {} players", game.players()),
-        ));
+        let players = u8::try_from(request.players)
+            .ok()
+            .filter(|n| preset.players.contains(n))
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    ErrorReason::PlayersNotAllowed,
+                    "players",
+                    format!(
+                        "{} players: {} is played by {} to {}",
+                        request.players,
+                        preset.id,
+                        preset.players.start(),
+                        preset.players.end()
+                    ),
+                )
+            })?;
+        let overrides = request.rules.unwrap_or_default();
+        let base = preset.rules(players, overrides.partnerships);
+        let rules = decode_rules(&overrides, Some(&base), "rules")?;
+        if request.seal {
+            self.custody.check_can_seal()?;
+        }
+        let seed = self.custody.deal_seed(request.seed)?;
+        let (game, events) = Game::new(preset.id, rules, players, seed)
+            .map_err(|e| ApiError::from_rules(e, "rules"))?;
+        let score_change = vec![0; game.scores().len()];
+        let update = encode_update(&game, &events, score_change, None);
+        self.deliver(&game, update, Authority::Full, request.seal)
     }
-    Ok(encode_view(&game, seat))
+
+    /// Applies one move.
+    pub fn play(&self, request: &proto::PlayRequest) -> Result<proto::GameUpdate, ApiError> {
+        let (mut game, authority) = self
+            .custody
+            .read(request.state.as_ref(), &request.state_token)?;
+        let mv = decode_move(request.r#move.as_ref(), &|| "move".to_owned())?;
+        if let Authority::Seat(seat) = authority {
+            if mv.seat != seat {
+                return Err(not_permitted("move.seat", seat));
+            }
+        }
+        let seal = request.seal || !request.state_token.is_empty();
+        if seal {
+            self.custody.check_can_seal()?;
+        }
+        let report = game.play(mv)?;
+        let viewer = match authority {
+            Authority::Full => None,
+            Authority::Seat(seat) => Some(seat),
+        };
+        let update = encode_update(&game, &report.events, report.score_change, viewer);
+        self.deliver(&game, update, authority, seal)
+    }
+
+    /// Lists the legal moves.
+    pub fn legal_moves(
+        &self,
+        request: &proto::LegalMovesRequest,
+    ) -> Result<proto::LegalMovesResponse, ApiError> {
+        let (game, authority) = self
+            .custody
+            .read(request.state.as_ref(), &request.state_token)?;
+        let viewer = match authority {
+            Authority::Full => None,
+            Authority::Seat(seat) => Some(seat),
+        };
+        Ok(encode_legal_moves(&game, viewer))
+    }
+
+    /// One seat's view.
+    pub fn view(&self, request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
+        let (game, authority) = self
+            .custody
+            .read(request.state.as_ref(), &request.state_token)?;
+        let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
+        if seat >= game.players() {
+            return Err(ApiError::invalid(
+                ErrorReason::SeatOutOfRange,
+                "seat",
+                format!("seat {seat} does not exist with {} players", game.players()),
+            ));
+        }
+        if let Authority::Seat(own) = authority {
+            if seat != own {
+                return Err(not_permitted("seat", own));
+            }
+        }
+        Ok(encode_view(&game, seat))
+    }
+}
+
+/// A seat token used for another seat.
+fn not_permitted(field: &str, own: Seat) -> ApiError {
+    ApiError {
+        code: tonic::Code::PermissionDenied,
+        reason: ErrorReason::SeatNotPermitted,
+        field: field.to_owned(),
+        message: format!("this token speaks for seat {own} only"),
+    }
 }
 
 /// Wraps a handler's result as a gRPC answer, logging refusals.
@@ -154,27 +224,27 @@ impl DominoEngine for Engine {
         &self,
         request: Request<proto::NewGameRequest>,
     ) -> Result<Response<proto::GameUpdate>, Status> {
-        respond(new_game(request.get_ref()))
+        respond(Engine::new_game(self, request.get_ref()))
     }
 
     async fn play(
         &self,
         request: Request<proto::PlayRequest>,
     ) -> Result<Response<proto::GameUpdate>, Status> {
-        respond(play(request.get_ref()))
+        respond(Engine::play(self, request.get_ref()))
     }
 
     async fn legal_moves(
         &self,
         request: Request<proto::LegalMovesRequest>,
     ) -> Result<Response<proto::LegalMovesResponse>, Status> {
-        respond(legal_moves(request.get_ref()))
+        respond(Engine::legal_moves(self, request.get_ref()))
     }
 
     async fn view(
         &self,
         request: Request<proto::ViewRequest>,
     ) -> Result<Response<proto::ViewResponse>, Status> {
-        respond(view(request.get_ref()))
+        respond(Engine::view(self, request.get_ref()))
     }
 }

@@ -6,8 +6,10 @@
 //! - [`state_codec`]: states, moves, events and views ⇄ messages.
 //! - [`error`]: rules errors → gRPC statuses with machine-readable details.
 
+pub mod custody;
 pub mod engine;
 pub mod error;
+pub mod keys;
 pub mod rules_codec;
 pub mod state_codec;
 

@@ -470,6 +470,8 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         result: game.outcome().map(encode_outcome),
         history: game.history().iter().map(encode_history_code).collect(),
         drew_this_turn: game.drew_this_turn(),
+        sealed_seed: Vec::new(),
+        tag: Vec::new(),
     }
 }
 
@@ -570,21 +572,53 @@ fn seat_to_act(game: &Game) -> Option<u32> {
 }
 
 /// The answer to `NewGame` or `Play`.
-pub fn encode_update(game: &Game, events: &[Event], score_change: Vec<i32>) -> proto::GameUpdate {
+///
+/// The state itself (readable or sealed) is the caller's to add. With a
+/// `viewer`, the answer is for that seat alone: other seats' drawn tiles and
+/// forced leads are left out of the events, and legal moves are listed only
+/// when the viewer is to act.
+pub fn encode_update(
+    game: &Game,
+    events: &[Event],
+    score_change: Vec<i32>,
+    viewer: Option<Seat>,
+) -> proto::GameUpdate {
+    let mut encoded: Vec<proto::Event> = events.iter().map(encode_event).collect();
+    if let Some(me) = viewer.map(u32::from) {
+        for event in &mut encoded {
+            match event.kind.as_mut() {
+                Some(proto::event::Kind::TileDrawn(drawn)) if drawn.seat != me => drawn.tile = None,
+                Some(proto::event::Kind::HandDealt(dealt)) if dealt.leader != me => {
+                    dealt.required_lead = None;
+                }
+                _ => {}
+            }
+        }
+    }
     proto::GameUpdate {
-        state: Some(encode_state(game)),
-        events: events.iter().map(encode_event).collect(),
+        state: None,
+        events: encoded,
         score_change,
         to_act: seat_to_act(game),
-        legal_moves: game.legal_moves().into_iter().map(encode_move).collect(),
+        legal_moves: legal_moves_for(game, viewer),
+        state_token: Vec::new(),
+        seat_tokens: Vec::new(),
     }
 }
 
-/// The answer to `LegalMoves`.
-pub fn encode_legal_moves(game: &Game) -> proto::LegalMovesResponse {
+/// The legal moves to show: all of them, or, for a `viewer`, only its own.
+fn legal_moves_for(game: &Game, viewer: Option<Seat>) -> Vec<proto::Move> {
+    match viewer {
+        Some(me) if game.to_act() != me => Vec::new(),
+        _ => game.legal_moves().into_iter().map(encode_move).collect(),
+    }
+}
+
+/// The answer to `LegalMoves` (for a `viewer`, only when it is to act).
+pub fn encode_legal_moves(game: &Game, viewer: Option<Seat>) -> proto::LegalMovesResponse {
     proto::LegalMovesResponse {
         seat: seat_to_act(game),
-        legal_moves: game.legal_moves().into_iter().map(encode_move).collect(),
+        legal_moves: legal_moves_for(game, viewer),
     }
 }
 

@@ -1,0 +1,205 @@
+//! Custody of the state between calls: reading a state or a sealed token
+//! from a request, and writing one into an answer. Without a state key the
+//! readable state travels as it is; with one, readable states carry an
+//! authentication tag and an encrypted seed, and sealed tokens carry the
+//! whole state encrypted.
+
+use std::sync::Arc;
+
+use prost::Message;
+use rand::TryRng;
+use rand::rngs::SysRng;
+use tonic::Code;
+
+use crate::proto::{self, ErrorReason};
+use crate::rules::{Game, Seat};
+
+use super::error::ApiError;
+use super::keys::StateKeys;
+use super::state_codec::{decode_state, encode_state};
+
+/// What the sender of a state may see and do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Authority {
+    /// Everything: a readable state, or a full-authority token.
+    Full,
+    /// One seat's information and moves only: a seat token.
+    Seat(Seat),
+}
+
+/// The label bound into a sealed seed.
+const SEED_LABEL: &[u8] = b"pips seed";
+
+/// How states are kept between calls: with or without a state key.
+#[derive(Clone, Debug, Default)]
+pub struct Custody {
+    /// The server's keys, if it has them.
+    keys: Option<Arc<StateKeys>>,
+}
+
+fn tag_error(message: &str) -> ApiError {
+    ApiError::invalid(ErrorReason::StateTagInvalid, "state.tag", message)
+}
+
+fn token_error(field: &str, message: impl Into<String>) -> ApiError {
+    ApiError::invalid(ErrorReason::StateTokenInvalid, field, message)
+}
+
+fn randomness_error(error: impl std::fmt::Display) -> ApiError {
+    ApiError {
+        code: Code::Unavailable,
+        reason: ErrorReason::Unspecified,
+        field: String::new(),
+        message: format!("the operating system gave no randomness ({error})"),
+    }
+}
+
+impl Custody {
+    /// Custody under `keys` (or none).
+    pub fn new(keys: Option<StateKeys>) -> Custody {
+        Custody {
+            keys: keys.map(Arc::new),
+        }
+    }
+
+    fn keys_for_sealing(&self) -> Result<&StateKeys, ApiError> {
+        self.keys.as_deref().ok_or_else(|| ApiError {
+            code: Code::FailedPrecondition,
+            reason: ErrorReason::SealingUnavailable,
+            field: "seal".to_owned(),
+            message: "this server has no state key, so it cannot seal states".to_owned(),
+        })
+    }
+
+    /// The seed of a new game: the one asked for (or a random one), and,
+    /// with a key, passed through the key so that the caller cannot predict
+    /// the deals from it.
+    pub fn deal_seed(&self, requested: Option<u64>) -> Result<u64, ApiError> {
+        let nonce = match requested {
+            Some(seed) => seed,
+            None => SysRng.try_next_u64().map_err(randomness_error)?,
+        };
+        Ok(match &self.keys {
+            Some(keys) => keys.deal_seed(nonce),
+            None => nonce,
+        })
+    }
+
+    /// The game a request carries, as `state` or as `state_token` (exactly
+    /// one), checked completely, with the authority it grants.
+    pub fn read(
+        &self,
+        state: Option<&proto::GameState>,
+        token: &[u8],
+    ) -> Result<(Game, Authority), ApiError> {
+        match (state, token.is_empty()) {
+            (Some(_), false) => Err(ApiError::invalid(
+                ErrorReason::StateConflict,
+                "state_token",
+                "send either state or state_token, not both",
+            )),
+            (None, true) => Err(ApiError::missing("state")),
+            (Some(state), true) => Ok((self.read_state(state)?, Authority::Full)),
+            (None, false) => self.read_token(token),
+        }
+    }
+
+    fn read_state(&self, state: &proto::GameState) -> Result<Game, ApiError> {
+        let Some(keys) = &self.keys else {
+            if !state.tag.is_empty() || !state.sealed_seed.is_empty() {
+                return Err(tag_error(
+                    "this server has no state key: send the state without tag and sealed_seed",
+                ));
+            }
+            return decode_state(Some(state), "state");
+        };
+        if state.tag.is_empty() {
+            return Err(ApiError {
+                code: Code::Unauthenticated,
+                reason: ErrorReason::StateTagMissing,
+                field: "state.tag".to_owned(),
+                message: "this server signs its states: send the state with the tag it returned"
+                    .to_owned(),
+            });
+        }
+        let mut untagged = state.clone();
+        untagged.tag.clear();
+        if !keys.verify(&untagged.encode_to_vec(), &state.tag) {
+            return Err(tag_error(
+                "the tag does not match the state: it was changed, or tagged by another key",
+            ));
+        }
+        if untagged.seed != 0 {
+            return Err(tag_error(
+                "a signed state carries its seed sealed, with seed 0",
+            ));
+        }
+        let seed = keys
+            .open(SEED_LABEL, &untagged.sealed_seed)
+            .ok()
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes.as_slice()).ok())
+            .ok_or_else(|| tag_error("the sealed seed was not made by this server's key"))?;
+        untagged.seed = u64::from_le_bytes(seed);
+        untagged.sealed_seed.clear();
+        decode_state(Some(&untagged), "state")
+    }
+
+    fn read_token(&self, token: &[u8]) -> Result<(Game, Authority), ApiError> {
+        let keys = self
+            .keys
+            .as_deref()
+            .ok_or_else(|| token_error("state_token", "this server has no state key"))?;
+        let plaintext = keys.open_token(token).map_err(|_| {
+            token_error(
+                "state_token",
+                "not a token of this server's current or previous key, or altered",
+            )
+        })?;
+        let sealed = proto::SealedState::decode(plaintext.as_slice())
+            .map_err(|_| token_error("state_token", "the token's contents are unreadable"))?;
+        let game = decode_state(sealed.state.as_ref(), "state_token.state")?;
+        let authority = match sealed.seat {
+            None => Authority::Full,
+            Some(seat) => Authority::Seat(
+                Seat::try_from(seat)
+                    .ok()
+                    .filter(|&s| s < game.players())
+                    .ok_or_else(|| token_error("state_token", "the token's seat does not exist"))?,
+            ),
+        };
+        Ok((game, authority))
+    }
+
+    /// The readable state to answer with: tagged, its seed sealed, when the
+    /// server has a key.
+    pub fn write_state(&self, game: &Game) -> Result<proto::GameState, ApiError> {
+        let mut state = encode_state(game);
+        if let Some(keys) = &self.keys {
+            state.sealed_seed = keys
+                .seal(SEED_LABEL, &state.seed.to_le_bytes())
+                .map_err(randomness_error)?;
+            state.seed = 0;
+            state.tag = keys.tag(&state.encode_to_vec());
+        }
+        Ok(state)
+    }
+
+    /// A sealed token of `game` for `authority`.
+    pub fn write_token(&self, game: &Game, authority: Authority) -> Result<Vec<u8>, ApiError> {
+        let keys = self.keys_for_sealing()?;
+        let sealed = proto::SealedState {
+            state: Some(encode_state(game)),
+            seat: match authority {
+                Authority::Full => None,
+                Authority::Seat(seat) => Some(u32::from(seat)),
+            },
+        };
+        keys.seal_token(&sealed.encode_to_vec())
+            .map_err(randomness_error)
+    }
+
+    /// Fails unless sealing is possible.
+    pub fn check_can_seal(&self) -> Result<(), ApiError> {
+        self.keys_for_sealing().map(|_| ())
+    }
+}
