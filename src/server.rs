@@ -26,7 +26,7 @@ pub struct Config {
     /// The state key (and the previous one, for rotation); `None` serves
     /// readable, unsigned states.
     pub state_keys: Option<StateKeys>,
-    /// The largest request accepted, in bytes (larger: RESOURCE_EXHAUSTED).
+    /// The largest request accepted, in bytes (larger: OUT_OF_RANGE).
     pub max_request_bytes: usize,
     /// How long a call may take before it is cancelled (DEADLINE_EXCEEDED
     /// or CANCELLED).

@@ -1,0 +1,394 @@
+//! Untrusted clients against the real server: tagged states, sealed tokens,
+//! key rotation, seat tokens, and the limits.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use pips::proto;
+use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::server::Config;
+use pips::service::keys::StateKeys;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tonic::Code;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+const KEY_A: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const KEY_B: &str = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
+
+/// Starts a server with `config`; it stops when the sender is dropped.
+async fn serve(config: Config) -> (SocketAddr, oneshot::Sender<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(pips::server::run(listener, config, async {
+        let _ = stopped.await;
+    }));
+    (addr, stop)
+}
+
+fn keyed(keys: &str) -> Config {
+    Config {
+        state_keys: Some(StateKeys::from_text(keys).expect("keys")),
+        ..Config::default()
+    }
+}
+
+async fn client(addr: SocketAddr) -> DominoEngineClient<Channel> {
+    DominoEngineClient::connect(format!("http://{addr}"))
+        .await
+        .expect("connect")
+}
+
+fn new_game(seal: bool) -> proto::NewGameRequest {
+    proto::NewGameRequest {
+        variant: "muggins".to_owned(),
+        players: 3,
+        seed: Some(12),
+        seal,
+        ..Default::default()
+    }
+}
+
+fn refusal(result: Result<impl std::fmt::Debug, tonic::Status>) -> (Code, String) {
+    let status = result.expect_err("refused");
+    let reason = status
+        .get_error_details()
+        .error_info()
+        .map(|info| info.reason.clone())
+        .unwrap_or_default();
+    (status.code(), reason)
+}
+
+#[tokio::test]
+async fn signed_states_refuse_missing_and_altered_tags() {
+    let (addr, _stop) = serve(keyed(KEY_A)).await;
+    let mut engine = client(addr).await;
+    let update = engine
+        .new_game(new_game(false))
+        .await
+        .expect("deal")
+        .into_inner();
+    let state = update.state.expect("state");
+    assert_eq!(state.seed, 0, "a keyed server never shows the seed");
+    assert!(!state.sealed_seed.is_empty() && !state.tag.is_empty());
+    let mv = update.legal_moves[0];
+    let play = |state: proto::GameState| proto::PlayRequest {
+        state: Some(state),
+        r#move: Some(mv),
+        ..Default::default()
+    };
+    let next = engine
+        .play(play(state.clone()))
+        .await
+        .expect("a signed state plays");
+    assert!(!next.into_inner().state.expect("state").tag.is_empty());
+
+    let mut untagged = state.clone();
+    untagged.tag.clear();
+    let result = engine.play(play(untagged)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::Unauthenticated, "STATE_TAG_MISSING".to_owned())
+    );
+
+    let mut richer = state.clone();
+    richer.scores[1] += 50;
+    let result = engine.play(play(richer)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+    );
+
+    // Forge a better hand: swap a tile with the boneyard.
+    let mut forged = state.clone();
+    let taken = forged.boneyard[0];
+    forged.boneyard[0] = forged.hands[0].tiles[0];
+    forged.hands[0].tiles[0] = taken;
+    let result = engine.play(play(forged)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+    );
+
+    // A state signed by another server's key.
+    let (other, _stop_other) = serve(keyed(KEY_B)).await;
+    let result = client(other).await.play(play(state.clone())).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+    );
+
+    // A server without a key does not take signed states either.
+    let (plain, _stop_plain) = serve(Config::default()).await;
+    let result = client(plain).await.play(play(state)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn keyed_deals_cannot_be_predicted_from_the_seed() {
+    let (keyed_addr, _stop) = serve(keyed(KEY_A)).await;
+    let (plain_addr, _stop_plain) = serve(Config::default()).await;
+    let keyed_deal = client(keyed_addr)
+        .await
+        .new_game(new_game(false))
+        .await
+        .expect("deal");
+    let plain_deal = client(plain_addr)
+        .await
+        .new_game(new_game(false))
+        .await
+        .expect("deal");
+    let hands = |update: proto::GameUpdate| update.state.expect("state").hands;
+    assert_ne!(
+        hands(keyed_deal.into_inner()),
+        hands(plain_deal.into_inner()),
+        "with a key, the same requested seed deals differently"
+    );
+}
+
+#[tokio::test]
+async fn tokens_rotate_and_other_keys_are_refused() {
+    let (old_addr, _stop_old) = serve(keyed(KEY_A)).await;
+    let update = client(old_addr)
+        .await
+        .new_game(new_game(true))
+        .await
+        .expect("sealed")
+        .into_inner();
+    assert!(
+        update.state.is_none(),
+        "a sealed answer has no readable state"
+    );
+    assert_eq!(update.seat_tokens.len(), 3);
+    let token = update.state_token.clone();
+    let mv = update.legal_moves[0];
+    let play = |token: Vec<u8>| proto::PlayRequest {
+        state_token: token,
+        r#move: Some(mv),
+        ..Default::default()
+    };
+
+    // Rotated: B is current, A previous. The old token still plays.
+    let (rotated, _stop_rotated) = serve(keyed(&format!("{KEY_B},{KEY_A}"))).await;
+    let next = client(rotated)
+        .await
+        .play(play(token.clone()))
+        .await
+        .expect("previous key accepted");
+    assert!(!next.into_inner().state_token.is_empty());
+
+    // A server that only knows B refuses it.
+    let (stranger, _stop_stranger) = serve(keyed(KEY_B)).await;
+    let result = client(stranger).await.play(play(token.clone())).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+    );
+
+    // An altered token is refused.
+    let mut bent = token.clone();
+    if let Some(byte) = bent.get_mut(30) {
+        *byte ^= 0x40;
+    }
+    let result = client(old_addr).await.play(play(bent)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+    );
+
+    // State and token together are ambiguous.
+    let readable = client(old_addr)
+        .await
+        .new_game(new_game(false))
+        .await
+        .expect("deal");
+    let mut both = play(token.clone());
+    both.state = readable.into_inner().state;
+    let result = client(old_addr).await.play(both).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_CONFLICT".to_owned())
+    );
+
+    // Sealing needs a key.
+    let (plain_addr, _stop_plain) = serve(Config::default()).await;
+    let result = client(plain_addr).await.new_game(new_game(true)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::FailedPrecondition, "SEALING_UNAVAILABLE".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn a_seat_token_sees_and_moves_only_its_own_seat() {
+    let (addr, _stop) = serve(keyed(KEY_A)).await;
+    let mut engine = client(addr).await;
+    // A readable copy of the same deal, to know what is hidden.
+    let sealed = engine
+        .new_game(new_game(true))
+        .await
+        .expect("sealed")
+        .into_inner();
+    let full = sealed.state_token.clone();
+    let mut to_act = sealed.to_act.expect("to act");
+    let mut tokens = sealed.seat_tokens.clone();
+    let mut full_token = full;
+    for _ in 0..60 {
+        // Every seat's view through its own token shows only its own tiles.
+        let mut seen = Vec::new();
+        for (seat, token) in tokens.iter().enumerate() {
+            let view = engine
+                .view(proto::ViewRequest {
+                    state_token: token.clone(),
+                    seat: seat as u32,
+                    ..Default::default()
+                })
+                .await
+                .expect("own view")
+                .into_inner();
+            seen.push(view.hand.iter().map(|t| (t.a, t.b)).collect::<HashSet<_>>());
+            let other = (seat as u32 + 1) % 3;
+            let result = engine
+                .view(proto::ViewRequest {
+                    state_token: token.clone(),
+                    seat: other,
+                    ..Default::default()
+                })
+                .await;
+            assert_eq!(
+                refusal(result),
+                (Code::PermissionDenied, "SEAT_NOT_PERMITTED".to_owned())
+            );
+        }
+        for (i, a) in seen.iter().enumerate() {
+            for b in seen.iter().skip(i + 1) {
+                assert!(a.is_disjoint(b), "two seats' views share tiles");
+            }
+        }
+        // The seat to act moves with its own token; another seat's token is refused.
+        let own = tokens[to_act as usize].clone();
+        let moves = engine
+            .legal_moves(proto::LegalMovesRequest {
+                state_token: own.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("moves")
+            .into_inner()
+            .legal_moves;
+        let mv = moves[0];
+        let stranger = tokens[((to_act + 1) % 3) as usize].clone();
+        let result = engine
+            .play(proto::PlayRequest {
+                state_token: stranger,
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await;
+        assert_eq!(
+            refusal(result),
+            (Code::PermissionDenied, "SEAT_NOT_PERMITTED".to_owned())
+        );
+        let answer = engine
+            .play(proto::PlayRequest {
+                state_token: own,
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await
+            .expect("own move")
+            .into_inner();
+        assert!(
+            answer.seat_tokens.is_empty(),
+            "a seat token gets only its own token back"
+        );
+        // The backend, holding the full token, plays the same move to get
+        // everyone's next tokens.
+        let backend = engine
+            .play(proto::PlayRequest {
+                state_token: full_token.clone(),
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await
+            .expect("backend move")
+            .into_inner();
+        let Some(next) = backend.to_act else {
+            return;
+        };
+        for event in &answer.events {
+            if let Some(proto::event::Kind::TileDrawn(drawn)) = &event.kind {
+                assert_eq!(
+                    drawn.seat, to_act,
+                    "only the mover's own draws can be named"
+                );
+            }
+        }
+        to_act = next;
+        full_token = backend.state_token;
+        tokens = backend.seat_tokens;
+    }
+}
+
+#[tokio::test]
+async fn oversized_requests_and_overload_are_refused() {
+    let config = Config {
+        max_request_bytes: 2048,
+        max_concurrent_requests: 1,
+        request_timeout: Duration::from_secs(2),
+        ..Config::default()
+    };
+    let (addr, _stop) = serve(config).await;
+    let mut engine = client(addr).await;
+    let update = engine
+        .new_game(proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            ..Default::default()
+        })
+        .await
+        .expect("deal")
+        .into_inner();
+    let mut state = update.state.expect("state");
+    state.history = vec![1; 4096];
+    let result = engine
+        .play(proto::PlayRequest {
+            state: Some(state),
+            r#move: Some(update.legal_moves[0]),
+            ..Default::default()
+        })
+        .await;
+    let status = result.expect_err("too large");
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+
+    // With one call at a time, a burst is either served or shed at once.
+    let mut calls = Vec::new();
+    for _ in 0..64 {
+        let mut engine = engine.clone();
+        calls.push(tokio::spawn(async move {
+            engine.list_variants(proto::ListVariantsRequest {}).await
+        }));
+    }
+    let mut shed = 0;
+    for call in calls {
+        match call.await.expect("task") {
+            Ok(_) => {}
+            Err(status) => {
+                assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    assert!(shed < 64, "some calls are served");
+}
+
+#[test]
+fn keys_accept_rotation_text() {
+    assert!(StateKeys::from_text(&format!("{KEY_B}\n{KEY_A}\n")).is_ok());
+}
