@@ -104,9 +104,7 @@ async fn signed_states_refuse_missing_and_altered_tags() {
 
     // Forge a better hand: swap a tile with the boneyard.
     let mut forged = state.clone();
-    let taken = forged.boneyard[0];
-    forged.boneyard[0] = forged.hands[0].tiles[0];
-    forged.hands[0].tiles[0] = taken;
+    std::mem::swap(&mut forged.boneyard[0], &mut forged.hands[0].tiles[0]);
     let result = engine.play(play(forged)).await;
     assert_eq!(
         refusal(result),
