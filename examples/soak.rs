@@ -1,0 +1,269 @@
+//! Soak test for untrusted input: many concurrent connections against a
+//! running server on loopback, for a bounded time, mixing valid moves with
+//! malformed requests and tampered states. It counts wrong answers (a
+//! legal move refused, a malformed or tampered request accepted, an
+//! unexpected error code) and samples the server's resident memory.
+//!
+//! ```sh
+//! cargo build --release && target/release/pips --addr 127.0.0.1:50051 &
+//! cargo run --release --example soak -- --connections 1000 --seconds 60 --server-pid $!
+//! ```
+//!
+//! Start the server with a state key (`PIPS_STATE_KEY`) to exercise tags:
+//! tampered states must then be refused as STATE_TAG_INVALID.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::{self, NewGameRequest, PlayRequest};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use tonic::Code;
+use tonic::transport::{Channel, Endpoint};
+
+/// Soak test for a running pips server.
+#[derive(Parser, Debug, Clone)]
+struct Args {
+    /// The server (loopback only).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    addr: SocketAddr,
+    /// Concurrent connections, one client each.
+    #[arg(long, default_value_t = 1000)]
+    connections: usize,
+    /// How long to run.
+    #[arg(long, default_value_t = 60)]
+    seconds: u64,
+    /// The server's process id, to sample its resident memory.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// The server has a state key, so consistent forgeries (a raised score)
+    /// must be refused too.
+    #[arg(long)]
+    keyed: bool,
+}
+
+/// Tallies shared by every client.
+#[derive(Default)]
+struct Tally {
+    valid: AtomicU64,
+    refused_as_expected: AtomicU64,
+    shed: AtomicU64,
+    wrong: AtomicU64,
+}
+
+/// Resident memory of `pid`, in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One way of breaking a valid request.
+fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
+    let Some(state) = request.state.as_mut() else {
+        return "none";
+    };
+    let kinds = if keyed { 0..6 } else { 2..6 };
+    match rng.random_range(kinds) {
+        0 => {
+            // Forge a better hand: take a boneyard or opponent tile.
+            let tile = state
+                .boneyard
+                .first()
+                .copied()
+                .or_else(|| state.hands.get(1).and_then(|h| h.tiles.first().copied()));
+            if let (Some(tile), Some(hand)) = (tile, state.hands.first_mut()) {
+                hand.tiles.push(tile);
+            }
+            "forged hand"
+        }
+        1 => {
+            if let Some(score) = state.scores.first_mut() {
+                *score += 40;
+            }
+            "raised score"
+        }
+        2 => {
+            state.players = 9;
+            "players"
+        }
+        3 => {
+            state.format_version = 7;
+            "format"
+        }
+        4 => {
+            request.r#move = Some(proto::Move {
+                seat: 77,
+                action: Some(proto::r#move::Action::Pass(proto::Pass {})),
+            });
+            "seat"
+        }
+        _ => {
+            request.state = None;
+            "missing state"
+        }
+    }
+}
+
+async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally>, keyed: bool) {
+    let mut engine = DominoEngineClient::new(channel);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    'matches: while Instant::now() < deadline {
+        let deal = engine
+            .new_game(NewGameRequest {
+                variant: "muggins".to_owned(),
+                players: rng.random_range(2..5),
+                ..Default::default()
+            })
+            .await;
+        let mut update = match deal {
+            Ok(update) => update.into_inner(),
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                tally.shed.fetch_add(1, Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+            Err(_) => {
+                tally.wrong.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+        };
+        while Instant::now() < deadline {
+            let (Some(state), false) = (update.state.clone(), update.legal_moves.is_empty()) else {
+                continue 'matches;
+            };
+            let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
+            let valid = PlayRequest {
+                state: Some(state),
+                r#move: Some(mv),
+                ..Default::default()
+            };
+            if rng.random_range(0..3) == 0 {
+                let mut broken = valid.clone();
+                let how = break_request(&mut broken, &mut rng, keyed);
+                match engine.play(broken).await {
+                    Ok(_) => {
+                        eprintln!("WRONG: a request with a {how} was accepted");
+                        tally.wrong.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(status) if status.code() == Code::ResourceExhausted => {
+                        tally.shed.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(status)
+                        if matches!(
+                            status.code(),
+                            Code::InvalidArgument
+                                | Code::FailedPrecondition
+                                | Code::Unauthenticated
+                        ) =>
+                    {
+                        tally.refused_as_expected.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(status) => {
+                        eprintln!("WRONG: a {how} gave {status:?}");
+                        tally.wrong.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            match engine.play(valid).await {
+                Ok(answer) => {
+                    tally.valid.fetch_add(1, Ordering::Relaxed);
+                    update = answer.into_inner();
+                }
+                Err(status) if status.code() == Code::ResourceExhausted => {
+                    tally.shed.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(status) => {
+                    eprintln!("WRONG: a legal move was refused: {status:?}");
+                    tally.wrong.fetch_add(1, Ordering::Relaxed);
+                    continue 'matches;
+                }
+            }
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    if !args.addr.ip().is_loopback() {
+        return Err("the soak test only targets loopback addresses".into());
+    }
+    let mut channels = Vec::with_capacity(args.connections);
+    for _ in 0..args.connections {
+        let channel = Endpoint::from_shared(format!("http://{}", args.addr))?
+            .tcp_nodelay(true)
+            .connect()
+            .await?;
+        channels.push(channel);
+    }
+    println!(
+        "soak: {} connections open for {} s",
+        args.connections, args.seconds
+    );
+    let tally = Arc::new(Tally::default());
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let tasks: Vec<_> = channels
+        .into_iter()
+        .enumerate()
+        .map(|(i, channel)| {
+            tokio::spawn(client(
+                channel,
+                i as u64,
+                deadline,
+                tally.clone(),
+                args.keyed,
+            ))
+        })
+        .collect();
+    let mut samples = Vec::new();
+    while Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if let Some(kib) = args.server_pid.and_then(rss_kib) {
+            samples.push(kib);
+        }
+    }
+    for task in tasks {
+        let _ = task.await;
+    }
+    let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+    println!(
+        "valid moves {}, malformed or tampered refused {}, shed {}, wrong answers {}",
+        get(&tally.valid),
+        get(&tally.refused_as_expected),
+        get(&tally.shed),
+        get(&tally.wrong)
+    );
+    if let (Some(first), Some(min), Some(max), Some(last)) = (
+        samples.first(),
+        samples.iter().min(),
+        samples.iter().max(),
+        samples.last(),
+    ) {
+        println!(
+            "server RSS (MiB): first {:.1}, min {:.1}, max {:.1}, last {:.1} over {} samples",
+            *first as f64 / 1024.0,
+            *min as f64 / 1024.0,
+            *max as f64 / 1024.0,
+            *last as f64 / 1024.0,
+            samples.len()
+        );
+        let at = |fraction: f64| samples[((samples.len() - 1) as f64 * fraction) as usize];
+        println!(
+            "server RSS (MiB) at 10%, 25%, 50%, 75%, 100% of the run: {:.1} {:.1} {:.1} {:.1} {:.1}",
+            at(0.1) as f64 / 1024.0,
+            at(0.25) as f64 / 1024.0,
+            at(0.5) as f64 / 1024.0,
+            at(0.75) as f64 / 1024.0,
+            at(1.0) as f64 / 1024.0
+        );
+    }
+    if get(&tally.wrong) > 0 {
+        return Err("wrong answers".into());
+    }
+    Ok(())
+}
