@@ -259,3 +259,28 @@ fn spinner_and_turn_state() {
     setup.scores = vec![-20, 15];
     assert!(Game::from_setup(setup).is_ok());
 }
+
+#[test]
+fn history_names_the_tiles_on_the_table() {
+    // Drop the current hand's last play: the layout has a tile the history
+    // does not.
+    let mut setup = underway();
+    let last_play = setup
+        .history
+        .iter()
+        .rposition(|e| matches!(e.mv.action, Action::Play { .. }))
+        .expect("a play");
+    setup.history.remove(last_play);
+    assert_refused(setup, "INCONSISTENT_STATE", "history");
+
+    // The same tile played twice in one hand.
+    let mut setup = underway();
+    let first = setup.history[0];
+    setup.history.push(first);
+    assert_refused(setup, "INCONSISTENT_STATE", "history[2]");
+
+    // A state with no history at all (a position set up by hand) is read.
+    let mut setup = underway();
+    setup.history.clear();
+    assert!(Game::from_setup(setup).is_ok());
+}

@@ -233,6 +233,7 @@ impl Game {
             }
         }
         let mut last_hand = 0;
+        let mut played_this_hand = TileSet::EMPTY;
         for (i, entry) in setup.history.iter().enumerate() {
             seat(
                 u32::from(entry.mv.seat),
@@ -248,6 +249,9 @@ impl Game {
                     ),
                 ));
             }
+            if entry.hand != last_hand {
+                played_this_hand = TileSet::EMPTY;
+            }
             last_hand = entry.hand;
             if let Action::Play { tile, .. } = entry.mv.action {
                 if !tile.fits_set(rules.max_pip) {
@@ -257,7 +261,26 @@ impl Game {
                         max_pip: rules.max_pip,
                     });
                 }
+                if !played_this_hand.insert(tile) {
+                    return Err(SetupError::inconsistent(
+                        format!("history[{i}]"),
+                        format!("{tile} is played twice in hand {}", entry.hand),
+                    ));
+                }
             }
+        }
+        // A history, when there is one, names exactly the tiles on the table.
+        let on_table: TileSet = layout.tiles().collect();
+        let current = if last_hand == setup.hand_number {
+            played_this_hand
+        } else {
+            TileSet::EMPTY
+        };
+        if !setup.history.is_empty() && current != on_table {
+            return Err(SetupError::inconsistent(
+                "history",
+                "the current hand's plays in the history are not the tiles on the layout",
+            ));
         }
 
         let mut scores = [0; MAX_SEATS];
