@@ -27,6 +27,16 @@ pub enum Authority {
     Seat(Seat),
 }
 
+impl Authority {
+    /// The one seat it speaks for, if it is a seat's.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Authority::Full => None,
+            Authority::Seat(seat) => Some(seat),
+        }
+    }
+}
+
 /// The label bound into a sealed seed.
 const SEED_LABEL: &[u8] = b"pips seed";
 

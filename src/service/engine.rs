@@ -137,10 +137,7 @@ impl Engine {
             self.custody.check_can_seal()?;
         }
         let report = game.play(mv)?;
-        let viewer = match authority {
-            Authority::Full => None,
-            Authority::Seat(seat) => Some(seat),
-        };
+        let viewer = authority.seat();
         let update = encode_update(&game, &report.events, report.score_change, viewer);
         self.deliver(&game, update, authority, seal)
     }
@@ -153,10 +150,7 @@ impl Engine {
         let (game, authority) = self
             .custody
             .read(request.state.as_ref(), &request.state_token)?;
-        let viewer = match authority {
-            Authority::Full => None,
-            Authority::Seat(seat) => Some(seat),
-        };
+        let viewer = authority.seat();
         Ok(encode_legal_moves(&game, viewer))
     }
 
