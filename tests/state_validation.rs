@@ -262,15 +262,18 @@ fn spinner_and_turn_state() {
 
 #[test]
 fn history_names_the_tiles_on_the_table() {
-    // Drop the current hand's last play: the layout has a tile the history
-    // does not.
+    // The history plays a tile that is not on the table.
     let mut setup = underway();
+    let elsewhere = setup.boneyard[0];
     let last_play = setup
         .history
-        .iter()
-        .rposition(|e| matches!(e.mv.action, Action::Play { .. }))
+        .iter_mut()
+        .rev()
+        .find(|e| matches!(e.mv.action, Action::Play { .. }))
         .expect("a play");
-    setup.history.remove(last_play);
+    if let Action::Play { tile, .. } = &mut last_play.mv.action {
+        *tile = elsewhere;
+    }
     assert_refused(setup, "INCONSISTENT_STATE", "history");
 
     // The same tile played twice in one hand.
@@ -279,8 +282,14 @@ fn history_names_the_tiles_on_the_table() {
     setup.history.push(first);
     assert_refused(setup, "INCONSISTENT_STATE", "history[2]");
 
-    // A state with no history at all (a position set up by hand) is read.
+    // A state with no history, or part of one (a position set up by hand,
+    // and the moves since), is read.
     let mut setup = underway();
     setup.history.clear();
-    assert!(Game::from_setup(setup).is_ok());
+    assert!(Game::from_setup(setup.clone()).is_ok());
+    setup.history.truncate(0);
+    let mut game = Game::from_setup(setup).expect("valid");
+    let mv = game.legal_moves()[0];
+    game.play(mv).expect("legal");
+    assert!(Game::from_setup(Setup::from(&game)).is_ok());
 }

@@ -269,17 +269,19 @@ impl Game {
                 }
             }
         }
-        // A history, when there is one, names exactly the tiles on the table.
+        // Every tile the history plays in the current hand is on the table.
+        // (The history may lack moves: a position set up by hand has none
+        // for the tiles it started with.)
         let on_table: TileSet = layout.tiles().collect();
         let current = if last_hand == setup.hand_number {
             played_this_hand
         } else {
             TileSet::EMPTY
         };
-        if !setup.history.is_empty() && current != on_table {
+        if let Some(tile) = current.minus(on_table).iter().next() {
             return Err(SetupError::inconsistent(
                 "history",
-                "the current hand's plays in the history are not the tiles on the layout",
+                format!("the history plays {tile} in this hand, but it is not on the layout"),
             ));
         }
 
