@@ -56,11 +56,16 @@ fn token_error(field: &str, message: impl Into<String>) -> ApiError {
 }
 
 fn randomness_error(error: impl std::fmt::Display) -> ApiError {
+    sealing_error(format!("the operating system gave no randomness ({error})"))
+}
+
+/// Sealing failed on the server's side (in practice: no randomness).
+fn sealing_error(message: impl Into<String>) -> ApiError {
     ApiError {
         code: Code::Unavailable,
         reason: ErrorReason::Unspecified,
         field: String::new(),
-        message: format!("the operating system gave no randomness ({error})"),
+        message: message.into(),
     }
 }
 
@@ -187,7 +192,7 @@ impl Custody {
         if let Some(keys) = &self.keys {
             state.sealed_seed = keys
                 .seal(SEED_LABEL, &state.seed.to_le_bytes())
-                .map_err(randomness_error)?;
+                .map_err(|e| sealing_error(format!("cannot seal the seed: {e}")))?;
             state.seed = 0;
             state.tag = keys.tag(&state.encode_to_vec());
         }
@@ -205,7 +210,7 @@ impl Custody {
             },
         };
         keys.seal_token(&sealed.encode_to_vec())
-            .map_err(randomness_error)
+            .map_err(|e| sealing_error(format!("cannot seal the state: {e}")))
     }
 
     /// Fails unless sealing is possible.
