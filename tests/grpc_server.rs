@@ -337,40 +337,31 @@ async fn errors_name_the_reason_and_the_field() {
     let field = format!("state.hands[1].tiles[{seven}]");
     assert_refused(result, Code::InvalidArgument, "TILE_DUPLICATED", &field);
 
-    let mut missing = state.clone();
-    missing.boneyard.pop();
-    let result = client.play(play(missing, legal)).await;
-    assert_refused(result, Code::InvalidArgument, "TILE_MISSING", "state");
-
-    let mut too_big = state.clone();
-    too_big.boneyard[0] = proto::Tile { a: 99, b: 1 };
-    let result = client.play(play(too_big, legal)).await;
-    assert_refused(
-        result,
-        Code::InvalidArgument,
-        "INVALID_TILE",
-        "state.boneyard[0]",
-    );
-
-    let mut seat = state.clone();
-    seat.to_act = 7;
-    let result = client.play(play(seat, legal)).await;
-    assert_refused(
-        result,
-        Code::InvalidArgument,
-        "SEAT_OUT_OF_RANGE",
-        "state.to_act",
-    );
-
-    let mut version = state.clone();
-    version.format_version = 2;
-    let result = client.play(play(version, legal)).await;
-    assert_refused(
-        result,
-        Code::InvalidArgument,
-        "UNSUPPORTED_FORMAT_VERSION",
-        "state.format_version",
-    );
+    type Breakage = fn(&mut proto::GameState);
+    let broken: [(Breakage, &str, &str); 4] = [
+        (
+            |s| s.boneyard.truncate(s.boneyard.len() - 1),
+            "TILE_MISSING",
+            "state",
+        ),
+        (
+            |s| s.boneyard[0] = proto::Tile { a: 99, b: 1 },
+            "INVALID_TILE",
+            "state.boneyard[0]",
+        ),
+        (|s| s.to_act = 7, "SEAT_OUT_OF_RANGE", "state.to_act"),
+        (
+            |s| s.format_version = 2,
+            "UNSUPPORTED_FORMAT_VERSION",
+            "state.format_version",
+        ),
+    ];
+    for (break_it, reason, field) in broken {
+        let mut bad = state.clone();
+        break_it(&mut bad);
+        let result = client.play(play(bad, legal)).await;
+        assert_refused(result, Code::InvalidArgument, reason, field);
+    }
 
     // A layout whose touching halves do not match.
     let led = client
