@@ -286,16 +286,16 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         history,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))?;
-    if !layout.open_ends.is_empty() {
-        let derived = encode_layout(&game);
-        if derived.open_ends != layout.open_ends || derived.ends_total != layout.ends_total {
-            return Err(ApiError::invalid(
-                ErrorReason::OpenEndsMismatch,
-                field("layout.open_ends"),
-                "the open ends (or ends total) given do not follow from the tiles; \
-                 leave them empty or send them as the server wrote them",
-            ));
-        }
+    let given = !layout.open_ends.is_empty();
+    if given
+        && (encode_open_ends(&game) != layout.open_ends || game.ends_total() != layout.ends_total)
+    {
+        return Err(ApiError::invalid(
+            ErrorReason::OpenEndsMismatch,
+            field("layout.open_ends"),
+            "the open ends (or ends total) given do not follow from the tiles; \
+             leave them empty or send them as the server wrote them",
+        ));
     }
     Ok(game)
 }
@@ -399,7 +399,6 @@ fn encode_history(history: &[HistoryEntry]) -> Vec<proto::HistoryEntry> {
 /// The layout with its derived open ends and ends total.
 pub fn encode_layout(game: &Game) -> proto::Layout {
     let layout = game.layout();
-    let geometry = game.geometry();
     let arm = |end| {
         layout
             .arm(end)
@@ -417,16 +416,21 @@ pub fn encode_layout(game: &Game) -> proto::Layout {
         up: arm(End::Up),
         down: arm(End::Down),
         spinner: encode_spinner(layout.spinner()),
-        open_ends: game
-            .open_ends()
-            .map(|(end, pips)| proto::OpenEnd {
-                end: encode_end(Some(end)),
-                pips: u32::from(pips),
-                counts: layout.counts(end, geometry),
-            })
-            .collect(),
+        open_ends: encode_open_ends(game),
         ends_total: game.ends_total(),
     }
+}
+
+/// The open ends as the server writes them (and checks them on input).
+fn encode_open_ends(game: &Game) -> Vec<proto::OpenEnd> {
+    let geometry = game.geometry();
+    game.open_ends()
+        .map(|(end, pips)| proto::OpenEnd {
+            end: encode_end(Some(end)),
+            pips: u32::from(pips),
+            counts: game.layout().counts(end, geometry),
+        })
+        .collect()
 }
 
 fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
