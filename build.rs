@@ -1,6 +1,7 @@
 //! Compiles the wire contract in `proto/` with protox (no system `protoc`),
 //! writes the encoded descriptor set for gRPC reflection, and generates the
-//! prost messages and tonic service code.
+//! prost messages, the tonic service code and (pbjson) the proto3 JSON
+//! mapping of every message.
 
 use std::{env, fs, path::PathBuf};
 
@@ -17,13 +18,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");
     let descriptors = protox::compile(PROTOS, ["proto"])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
-    fs::write(
-        out_dir.join("pips_descriptor.bin"),
-        descriptors.encode_to_vec(),
-    )?;
+    let encoded = descriptors.encode_to_vec();
+    fs::write(out_dir.join("pips_descriptor.bin"), &encoded)?;
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
         .compile_fds(descriptors)?;
+    // Canonical proto3 JSON for the HTTP API. Unknown fields are refused
+    // (the default), so a misspelt field is an error, not silently dropped.
+    pbjson_build::Builder::new()
+        .register_descriptors(&encoded)?
+        .build(&[".pips.v1"])?;
     Ok(())
 }

@@ -16,6 +16,7 @@ pub mod service;
 pub mod proto {
     #![allow(missing_docs, clippy::all)]
     tonic::include_proto!("pips.v1");
+    include!(concat!(env!("OUT_DIR"), "/pips.v1.serde.rs"));
 
     /// The encoded descriptor set of `pips.v1`, for gRPC reflection.
     pub const FILE_DESCRIPTOR_SET: &[u8] =

@@ -50,6 +50,12 @@ struct Cli {
     /// Seconds between HTTP/2 keep-alive pings on idle connections.
     #[arg(long, env = "PIPS_KEEPALIVE_SECS", default_value_t = 30)]
     keepalive_secs: u64,
+    /// An origin (`https://app.example`) whose pages may call the JSON API
+    /// and gRPC-Web from a browser; repeat the flag (or separate with commas
+    /// in the variable) for several, `*` for any. Default: none, so only
+    /// pages served by this server (the playground) can call it.
+    #[arg(long = "cors-origin", env = "PIPS_CORS_ORIGINS", value_delimiter = ',')]
+    cors_origins: Vec<String>,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -91,7 +97,13 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
     if cli.max_concurrent_requests == 0 || cli.max_request_bytes == 0 {
         return Err("--max-concurrent-requests and --max-request-bytes must be above 0".into());
     }
+    let cors_origins = cli
+        .cors_origins
+        .iter()
+        .map(|origin| cors_origin(origin))
+        .collect::<Result<_, _>>()?;
     Ok(pips::server::Config {
+        cors_origins,
         state_keys,
         max_request_bytes: cli.max_request_bytes,
         request_timeout: std::time::Duration::from_millis(cli.request_timeout_ms.max(1)),
@@ -99,6 +111,28 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         keepalive_interval: std::time::Duration::from_secs(cli.keepalive_secs.max(1)),
         ..pips::server::Config::default()
     })
+}
+
+/// One `--cors-origin`: `*`, or a scheme and host with an optional port
+/// and nothing else (the form browsers send in `Origin`).
+fn cors_origin(text: &str) -> Result<http::HeaderValue, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "--cors-origin {text:?} is not an origin: give `*` or scheme://host[:port] \
+             with no path, such as https://app.example"
+        )
+    };
+    if text != "*" {
+        let rest = text
+            .strip_prefix("https://")
+            .or_else(|| text.strip_prefix("http://"))
+            .ok_or_else(bad)?;
+        if rest.is_empty() || rest.contains(['/', '?', '#', ' ']) {
+            return Err(bad());
+        }
+    }
+    http::HeaderValue::from_str(text).map_err(|_| bad())
 }
 
 /// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.

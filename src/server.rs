@@ -1,5 +1,6 @@
-//! Builds and runs the server on a listener it is given: the engine, the
-//! gRPC health service, reflection (v1 and v1alpha, so every `grpcurl`
+//! Builds and runs the server on a listener it is given: the engine over
+//! gRPC, gRPC-Web and HTTP/JSON on one port (with the OpenAPI document and
+//! the playground page), CORS, limits, the gRPC health service, reflection (v1 and v1alpha, so every `grpcurl`
 //! version can list and describe with no proto files), request tracing and
 //! graceful shutdown. It never binds sockets itself, so tests run the real
 //! server on `127.0.0.1:0`.
@@ -7,17 +8,21 @@
 use std::future::Future;
 use std::time::Duration;
 
+use axum::error_handling::HandleErrorLayer;
+use http::{HeaderName, HeaderValue, Method, header};
 use tokio::net::TcpListener;
+use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower::ServiceBuilder;
 use tower::limit::GlobalConcurrencyLimitLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::proto;
 use crate::proto::domino_engine_server::DominoEngineServer;
-use crate::service::Engine;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
+use crate::service::{Engine, http_api};
 
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
@@ -39,6 +44,9 @@ pub struct Config {
     pub keepalive_interval: Duration,
     /// See `keepalive_interval`.
     pub keepalive_timeout: Duration,
+    /// Origins whose pages may call the JSON API and gRPC-Web from a
+    /// browser (`*` for any); empty: same-origin pages only.
+    pub cors_origins: Vec<HeaderValue>,
 }
 
 impl Default for Config {
@@ -50,6 +58,7 @@ impl Default for Config {
             max_concurrent_requests: 512,
             keepalive_interval: Duration::from_secs(30),
             keepalive_timeout: Duration::from_secs(10),
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -97,32 +106,80 @@ pub async fn run(
         );
     }
     let engine = Engine::new(Custody::new(config.state_keys));
-    let engine =
-        DominoEngineServer::new(engine).max_decoding_message_size(config.max_request_bytes);
-    // Beyond the limit, calls are shed at once (RESOURCE_EXHAUSTED) instead
-    // of waiting in an unbounded queue.
-    let limits = ServiceBuilder::new()
-        .load_shed()
-        .layer(GlobalConcurrencyLimitLayer::new(
-            config.max_concurrent_requests,
-        ));
+    let grpc = Routes::builder()
+        .add_service(health_service)
+        .add_service(reflection_v1.build_v1()?)
+        .add_service(reflection_v1alpha.build_v1alpha()?)
+        .add_service(
+            DominoEngineServer::new(engine.clone())
+                .max_decoding_message_size(config.max_request_bytes),
+        )
+        .clone()
+        .routes();
+    // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
+    // refuses other HTTP/1.1 requests).
+    let app = grpc
+        .into_axum_router()
+        .layer(tonic_web::GrpcWebLayer::new())
+        .merge(http_api::router(engine, config.max_request_bytes))
+        .fallback(http_api::not_found)
+        // Every call runs under the timeout and the global concurrency
+        // limit, beyond which it is shed at once (RESOURCE_EXHAUSTED / 503)
+        // instead of queued; those refusals are answered in the caller's
+        // protocol.
+        .layer(
+            ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(http_api::limit_error))
+                .load_shed()
+                .layer(GlobalConcurrencyLimitLayer::new(
+                    config.max_concurrent_requests,
+                ))
+                .timeout(config.request_timeout),
+        )
+        .layer(cors_layer(&config.cors_origins));
     // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
     // and delayed ACKs add tens of milliseconds to every call.
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     Server::builder()
-        .timeout(config.request_timeout)
+        // HTTP/1.1 for the JSON API and gRPC-Web; HTTP/2 for all.
+        .accept_http1(true)
         .http2_keepalive_interval(Some(config.keepalive_interval))
         .http2_keepalive_timeout(Some(config.keepalive_timeout))
-        .layer(limits)
         .trace_fn(|request| tracing::info_span!("rpc", path = %request.uri().path()))
-        .add_service(health_service)
-        .add_service(reflection_v1.build_v1()?)
-        .add_service(reflection_v1alpha.build_v1alpha()?)
-        .add_service(engine)
+        .add_routes(Routes::from(app).prepare())
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     tracing::info!("pips has shut down");
     Ok(())
+}
+
+/// Cross-origin access for browsers (the JSON API and gRPC-Web): none
+/// unless origins are configured; then those origins may call with the
+/// headers gRPC-Web and JSON clients send and read the gRPC status headers.
+fn cors_layer(origins: &[HeaderValue]) -> CorsLayer {
+    if origins.is_empty() {
+        return CorsLayer::new();
+    }
+    let allow_origin = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().cloned())
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            HeaderName::from_static("x-grpc-web"),
+            HeaderName::from_static("x-user-agent"),
+            HeaderName::from_static("grpc-timeout"),
+        ])
+        .expose_headers([
+            HeaderName::from_static("grpc-status"),
+            HeaderName::from_static("grpc-message"),
+            HeaderName::from_static("grpc-status-details-bin"),
+        ])
+        .max_age(Duration::from_secs(600))
 }
 
 /// Asks the health service at `addr` whether the engine is serving; for

@@ -2,62 +2,17 @@
 //! client exactly as a backend or a bot would drive it.
 
 use std::collections::HashSet;
-use std::net::SocketAddr;
 
 use pips::proto::domino_engine_client::DominoEngineClient;
 use pips::proto::{self, r#move::Action};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 use tonic::Code;
 use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
-/// A server running for one test; dropped, it shuts down.
-struct TestServer {
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<Result<(), pips::server::ServerError>>>,
-}
-
-impl TestServer {
-    async fn start() -> TestServer {
-        TestServer::start_with(pips::server::Config::default()).await
-    }
-
-    async fn start_with(config: pips::server::Config) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("address");
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(pips::server::run(listener, config, async {
-            let _ = stopped.await;
-        }));
-        TestServer {
-            addr,
-            stop: Some(stop),
-            task: Some(task),
-        }
-    }
-
-    async fn client(&self) -> DominoEngineClient<Channel> {
-        DominoEngineClient::connect(format!("http://{}", self.addr))
-            .await
-            .expect("connect")
-    }
-
-    async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(task) = self.task.take() {
-            task.await
-                .expect("server task")
-                .expect("server ran cleanly");
-        }
-    }
-}
+mod server;
+use server::TestServer;
 
 fn new_game(variant: &str, players: u32, seed: u64) -> proto::NewGameRequest {
     proto::NewGameRequest {

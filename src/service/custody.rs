@@ -63,7 +63,7 @@ fn randomness_error(error: impl std::fmt::Display) -> ApiError {
 fn sealing_error(message: impl Into<String>) -> ApiError {
     ApiError {
         code: Code::Unavailable,
-        reason: ErrorReason::Unspecified,
+        reason: ErrorReason::SealingFailed,
         field: String::new(),
         message: message.into(),
     }

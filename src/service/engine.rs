@@ -194,12 +194,7 @@ fn respond<T>(result: Result<T, ApiError>) -> Result<Response<T>, Status> {
             Ok(Response::new(answer))
         }
         Err(error) => {
-            tracing::info!(
-                code = ?error.code,
-                reason = error.reason.as_str_name(),
-                field = %error.field,
-                "refused"
-            );
+            error.log();
             Err(Status::from(error))
         }
     }

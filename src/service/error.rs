@@ -1,4 +1,4 @@
-//! The one place where errors become gRPC statuses.
+//! The one place where errors become gRPC statuses and HTTP/JSON answers.
 //!
 //! Every status carries a `google.rpc.ErrorInfo` (domain `pips.v1`, reason =
 //! an `ErrorReason` name, metadata `field`) and, for INVALID_ARGUMENT, a
@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::proto::ErrorReason;
+use crate::proto::{ErrorReason, HttpError};
 use crate::rules::{PlayError, RulesError, SetupError};
 
 /// The error domain in every `ErrorInfo`.
@@ -101,6 +101,72 @@ impl From<ApiError> for Status {
             details.add_bad_request_violation(error.field, error.message);
         }
         Status::with_error_details(error.code, message, details)
+    }
+}
+
+impl ApiError {
+    /// The HTTP status of this refusal on the JSON API: the gRPC code's
+    /// usual HTTP equivalent, with an illegal move (FAILED_PRECONDITION) as
+    /// 409 Conflict: the move conflicts with the state of the game.
+    pub fn http_status(&self) -> http::StatusCode {
+        use http::StatusCode as Http;
+        match (self.code, self.reason) {
+            (_, ErrorReason::UnknownRoute) => Http::NOT_FOUND,
+            (_, ErrorReason::MethodNotAllowed) => Http::METHOD_NOT_ALLOWED,
+            (_, ErrorReason::RequestTooLarge) => Http::PAYLOAD_TOO_LARGE,
+            (Code::InvalidArgument | Code::OutOfRange, _) => Http::BAD_REQUEST,
+            (Code::FailedPrecondition, _) => Http::CONFLICT,
+            (Code::Unauthenticated, _) => Http::UNAUTHORIZED,
+            (Code::PermissionDenied, _) => Http::FORBIDDEN,
+            (Code::NotFound | Code::Unimplemented, _) => Http::NOT_FOUND,
+            (Code::ResourceExhausted | Code::Unavailable, _) => Http::SERVICE_UNAVAILABLE,
+            (Code::DeadlineExceeded | Code::Cancelled, _) => Http::GATEWAY_TIMEOUT,
+            _ => Http::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The JSON body of this refusal on the HTTP API (`pips.v1.HttpError`).
+    pub fn http_body(&self) -> HttpError {
+        HttpError {
+            code: grpc_code_name(self.code).to_owned(),
+            reason: self.reason as i32,
+            field: self.field.clone(),
+            message: self.message.clone(),
+        }
+    }
+
+    /// Writes a refusal to the log (at `info`: refusals are the caller's
+    /// fault, not the server's).
+    pub fn log(&self) {
+        tracing::info!(
+            code = ?self.code,
+            reason = self.reason.as_str_name(),
+            field = %self.field,
+            "refused"
+        );
+    }
+}
+
+/// The canonical name of a gRPC status code (`INVALID_ARGUMENT`).
+pub fn grpc_code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
     }
 }
 

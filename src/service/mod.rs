@@ -4,12 +4,19 @@
 //!   decodes, runs the rules and encodes.
 //! - [`rules_codec`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
 //! - [`state_codec`]: states, moves, events and views ⇄ messages.
-//! - [`error`]: rules errors → gRPC statuses with machine-readable details.
+//! - [`error`]: rules errors → gRPC statuses with machine-readable details,
+//!   and → HTTP statuses with JSON bodies.
+//! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
+//!   and the playground page, on the gRPC port.
+//! - [`openapi`]: the OpenAPI document, generated from the descriptors.
+//! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
 pub mod custody;
 pub mod engine;
 pub mod error;
+pub mod http_api;
 pub mod keys;
+pub mod openapi;
 pub mod rules_codec;
 pub mod state_codec;
 

@@ -1,0 +1,267 @@
+//! The HTTP/JSON face of the engine, on the same port as gRPC:
+//!
+//! - `POST /v1/<RpcName>` takes and returns the canonical proto3 JSON of the
+//!   same messages as the gRPC RPC (an empty body is the empty message).
+//!   Unknown JSON fields are refused, naming the field.
+//! - `GET /openapi.json`: the OpenAPI document of those routes, generated
+//!   from the proto descriptors ([`super::openapi`]).
+//! - `GET /`: the playground, one static page that uses only the routes
+//!   above.
+//!
+//! Every refusal is an HTTP status with a `pips.v1.HttpError` JSON body
+//! carrying the same machine-readable reason as over gRPC.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tonic::Code;
+
+use super::engine::{Engine, list_variants};
+use super::error::ApiError;
+use super::openapi;
+use crate::proto::{self, ErrorReason};
+
+/// The RPCs of `DominoEngine`, as they appear in `/v1/<RpcName>`.
+pub const RPC_NAMES: [&str; 5] = ["ListVariants", "NewGame", "Play", "LegalMoves", "View"];
+
+/// The playground page, served at `/`.
+const PLAYGROUND: &str = include_str!("../../web/playground.html");
+
+/// What the JSON routes share.
+#[derive(Debug)]
+struct JsonApi {
+    /// The same engine the gRPC service runs.
+    engine: Engine,
+    /// The largest body accepted, in bytes (larger: 413).
+    max_request_bytes: usize,
+    /// `/openapi.json`, rendered once at start.
+    openapi: Bytes,
+}
+
+/// The routes of the HTTP/JSON API, the OpenAPI document and the
+/// playground. Requests that match no route are left to the caller's
+/// fallback (see [`not_found`]).
+pub fn router(engine: Engine, max_request_bytes: usize) -> Router {
+    let api = Arc::new(JsonApi {
+        engine,
+        max_request_bytes,
+        openapi: Bytes::from(openapi::document().to_string()),
+    });
+    Router::new()
+        .route("/v1/{rpc}", post(call_rpc))
+        .route("/openapi.json", get(serve_openapi))
+        .route("/", get(Html(PLAYGROUND)))
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(api)
+}
+
+/// `POST /v1/<RpcName>`.
+async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response {
+    let rpc = request
+        .uri()
+        .path()
+        .strip_prefix("/v1/")
+        .unwrap_or_default()
+        .to_owned();
+    let result = match read_body(request.into_body(), api.max_request_bytes).await {
+        Ok(body) => api.dispatch(&rpc, &body),
+        Err(error) => Err(error),
+    };
+    match result {
+        Ok(json) => json_response(StatusCode::OK, json),
+        Err(error) => {
+            error.log();
+            error_response(&error)
+        }
+    }
+}
+
+impl JsonApi {
+    /// Runs the RPC named `rpc` on the JSON `body`; the answer's JSON.
+    fn dispatch(&self, rpc: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let engine = &self.engine;
+        match rpc {
+            "ListVariants" => answer(body, |_: proto::ListVariantsRequest| Ok(list_variants())),
+            "NewGame" => answer(body, |request| engine.new_game(&request)),
+            "Play" => answer(body, |request| engine.play(&request)),
+            "LegalMoves" => answer(body, |request| engine.legal_moves(&request)),
+            "View" => answer(body, |request| engine.view(&request)),
+            _ => Err(unknown_route(&format!("/v1/{rpc}"))),
+        }
+    }
+}
+
+/// Parses the request, runs `handler` and renders its answer.
+fn answer<Req, Resp>(
+    body: &[u8],
+    handler: impl FnOnce(Req) -> Result<Resp, ApiError>,
+) -> Result<Vec<u8>, ApiError>
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+{
+    let answer = handler(parse_json(body)?)?;
+    serde_json::to_vec(&answer).map_err(|e| ApiError {
+        code: Code::Internal,
+        reason: ErrorReason::Unspecified,
+        field: String::new(),
+        message: format!("cannot render the answer: {e}"),
+    })
+}
+
+/// Parses a request message from proto3 JSON; an empty body is `{}`.
+/// Errors name the JSON path at fault and, for unknown fields, the field.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        body
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let parsed = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let field = if path == "." { String::new() } else { path };
+        ApiError::invalid(ErrorReason::MalformedJson, field, error.inner().to_string())
+    })?;
+    deserializer
+        .end()
+        .map_err(|error| ApiError::invalid(ErrorReason::MalformedJson, "", error.to_string()))?;
+    Ok(parsed)
+}
+
+/// Reads a body of at most `limit` bytes.
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => Err(ApiError {
+            code: Code::OutOfRange,
+            reason: ErrorReason::RequestTooLarge,
+            field: String::new(),
+            message: format!("the body is larger than this server's limit of {limit} bytes"),
+        }),
+        Err(error) => Err(ApiError::invalid(
+            ErrorReason::MalformedJson,
+            "",
+            format!("cannot read the body: {error}"),
+        )),
+    }
+}
+
+/// `GET /openapi.json`.
+async fn serve_openapi(State(api): State<Arc<JsonApi>>) -> Response {
+    json_response(StatusCode::OK, api.openapi.clone())
+}
+
+/// A known route called with the wrong method.
+async fn method_not_allowed(request: Request) -> Response {
+    let path = request.uri().path();
+    let rpc = path.strip_prefix("/v1/");
+    if rpc.is_some_and(|rpc| !RPC_NAMES.contains(&rpc)) {
+        return error_response(&unknown_route(path));
+    }
+    let allowed = if rpc.is_some() { "POST" } else { "GET" };
+    let error = ApiError {
+        code: Code::Unimplemented,
+        reason: ErrorReason::MethodNotAllowed,
+        field: String::new(),
+        message: format!("{path} takes {allowed}, not {}", request.method()),
+    };
+    let mut response = error_response(&error);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
+    response
+}
+
+/// The answer to a request that matches no route: gRPC UNIMPLEMENTED for a
+/// gRPC call (as tonic answers), a JSON 404 for anything else.
+pub async fn not_found(headers: HeaderMap, uri: http::Uri) -> Response {
+    if is_grpc(&headers) {
+        return tonic::Status::unimplemented(format!("no such method: {}", uri.path()))
+            .into_http::<Body>()
+            .into_response();
+    }
+    error_response(&unknown_route(uri.path()))
+}
+
+/// Whether a request is a gRPC or gRPC-Web call (by its content type).
+pub fn is_grpc(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/grpc"))
+}
+
+/// No route at `path`.
+fn unknown_route(path: &str) -> ApiError {
+    ApiError {
+        code: Code::Unimplemented,
+        reason: ErrorReason::UnknownRoute,
+        field: String::new(),
+        message: format!(
+            "no route {path}; the API is POST /v1/<RpcName> with RpcName one of {}, \
+             described at /openapi.json",
+            RPC_NAMES.join(", ")
+        ),
+    }
+}
+
+/// A refusal as an HTTP answer with a `pips.v1.HttpError` body.
+pub fn error_response(error: &ApiError) -> Response {
+    let body = serde_json::to_vec(&error.http_body()).unwrap_or_default();
+    json_response(error.http_status(), body)
+}
+
+/// A JSON answer.
+fn json_response(status: StatusCode, body: impl Into<Body>) -> Response {
+    let mut response = Response::new(body.into());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The answer when the server's limits stop a call: RESOURCE_EXHAUSTED
+/// (HTTP 503) when it is at its concurrency limit, DEADLINE_EXCEEDED (HTTP
+/// 504) when the call took too long. gRPC calls get a gRPC status, others a
+/// JSON body.
+pub async fn limit_error(headers: HeaderMap, error: tower::BoxError) -> Response {
+    let (code, reason, message) = if error.is::<tower::timeout::error::Elapsed>() {
+        (
+            Code::DeadlineExceeded,
+            ErrorReason::TimedOut,
+            "the call took longer than this server's request timeout".to_owned(),
+        )
+    } else if error.is::<tower::load_shed::error::Overloaded>() {
+        (
+            Code::ResourceExhausted,
+            ErrorReason::Overloaded,
+            "the server is at its concurrency limit; retry later".to_owned(),
+        )
+    } else {
+        (Code::Internal, ErrorReason::Unspecified, error.to_string())
+    };
+    if is_grpc(&headers) {
+        return tonic::Status::new(code, message)
+            .into_http::<Body>()
+            .into_response();
+    }
+    let error = ApiError {
+        code,
+        reason,
+        field: String::new(),
+        message,
+    };
+    error.log();
+    error_response(&error)
+}

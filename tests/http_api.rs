@@ -1,0 +1,686 @@
+//! Integration tests of the HTTP/JSON API and gRPC-Web: the real server on
+//! 127.0.0.1:0, called over HTTP/1.1 as curl, a web backend or a browser
+//! would call it.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Method, StatusCode, header};
+use http_body_util::Full;
+use pips::proto;
+use pips::server::Config;
+use pips::service::keys::StateKeys;
+use prost::Message;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+mod server;
+use server::{Answer, TestServer, call, post_json, send};
+
+const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+/// Asserts an error answer: its status, and the reason (and field) in its
+/// JSON body.
+fn assert_refused(answer: &Answer, status: StatusCode, reason: &str, field: Option<&str>) {
+    let body = answer.json();
+    assert_eq!(answer.status, status, "{body}");
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "application/json",
+        "{body}"
+    );
+    assert_eq!(body["reason"], reason, "{body}");
+    assert!(
+        body["code"].as_str().is_some_and(|c| !c.is_empty()),
+        "{body}"
+    );
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    if let Some(field) = field {
+        assert_eq!(body["field"], field, "{body}");
+    }
+}
+
+async fn new_game(server: &TestServer, request: Value) -> Value {
+    let answer = post_json(&format!("{}/v1/NewGame", server.url()), request.to_string()).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+    answer.json()
+}
+
+/// Plays random legal moves over JSON until the match ends; checks that
+/// the scores are the sum of the score changes and that every answer
+/// parses as the proto message.
+async fn play_match_over_json(server: &TestServer, variant: &str, seed: u64) -> usize {
+    let url = format!("{}/v1/Play", server.url());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut update = new_game(
+        server,
+        json!({ "variant": variant, "players": 2, "seed": seed.to_string() }),
+    )
+    .await;
+    let mut totals = [0i64; 2];
+    for moves in 0..20_000 {
+        let typed: proto::GameUpdate =
+            serde_json::from_value(update.clone()).expect("a GameUpdate in proto3 JSON");
+        for (side, change) in typed.score_change.iter().enumerate() {
+            totals[side] += i64::from(*change);
+        }
+        let state = typed.state.as_ref().expect("state");
+        let scores: Vec<i64> = state.scores.iter().map(|s| i64::from(*s)).collect();
+        assert_eq!(scores, totals, "scores are the sum of the changes");
+        if state.phase == proto::Phase::MatchOver as i32 {
+            assert!(typed.legal_moves.is_empty());
+            return moves;
+        }
+        let legal = update["legalMoves"].as_array().expect("legal moves");
+        let pick = legal[rng.random_range(0..legal.len())].clone();
+        let answer = post_json(
+            &url,
+            json!({ "state": update["state"], "move": pick }).to_string(),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+        update = answer.json();
+    }
+    panic!("the match did not end");
+}
+
+#[tokio::test]
+async fn every_rpc_over_json() {
+    let server = TestServer::start().await;
+    let url = server.url();
+
+    // ListVariants, with an empty body and with `{}`.
+    for body in ["", "{}"] {
+        let answer = post_json(&format!("{url}/v1/ListVariants"), body).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        let variants = answer.json()["variants"]
+            .as_array()
+            .expect("variants")
+            .len();
+        assert_eq!(variants, pips::rules::presets::PRESETS.len());
+    }
+
+    // NewGame: the same answer as over gRPC, field for field.
+    let update = new_game(
+        &server,
+        json!({ "variant": "muggins", "players": 2, "seed": "42" }),
+    )
+    .await;
+    assert_eq!(update["state"]["seed"], "42", "64-bit integers are strings");
+    let from_json: proto::GameUpdate = serde_json::from_value(update.clone()).expect("parse");
+    let from_grpc = server
+        .client()
+        .await
+        .new_game(proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(42),
+            ..Default::default()
+        })
+        .await
+        .expect("gRPC NewGame")
+        .into_inner();
+    assert_eq!(from_json, from_grpc);
+
+    // LegalMoves and View on that state.
+    let state = update["state"].clone();
+    let answer = post_json(
+        &format!("{url}/v1/LegalMoves"),
+        json!({ "state": state }).to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.json()["legalMoves"], update["legalMoves"]);
+    let to_act = update["toAct"].as_u64().expect("to act");
+    let answer = post_json(
+        &format!("{url}/v1/View"),
+        json!({ "state": state, "seat": to_act }).to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let view = answer.json();
+    assert_eq!(view["hand"], state["hands"][to_act as usize]["tiles"]);
+    assert_eq!(view["legalMoves"], update["legalMoves"]);
+    assert!(view.get("boneyard").is_none(), "a view hides the boneyard");
+
+    // Play: complete matches.
+    for (variant, seed) in [("draw", 1), ("muggins", 2), ("all_fives", 3)] {
+        let moves = play_match_over_json(&server, variant, seed).await;
+        assert!(moves > 10, "{variant}: {moves} moves");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn json_refusals_carry_status_reason_and_field() {
+    let server = TestServer::start_with(Config {
+        max_request_bytes: 4096,
+        ..Config::default()
+    })
+    .await;
+    let url = server.url();
+    let update = new_game(&server, json!({ "variant": "muggins", "players": 2 })).await;
+    let state = update["state"].clone();
+    let to_act = update["toAct"].as_u64().expect("to act");
+
+    // 400: unknown fields are named, at any depth.
+    let answer = post_json(
+        &format!("{url}/v1/NewGame"),
+        r#"{"variant":"muggins","players":2,"sede":"1"}"#,
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "MALFORMED_JSON",
+        Some("sede"),
+    );
+    assert!(
+        answer.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unknown field `sede`")
+    );
+    let answer = post_json(
+        &format!("{url}/v1/NewGame"),
+        r#"{"variant":"muggins","rules":{"handSise":5}}"#,
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "MALFORMED_JSON",
+        Some("rules.handSise"),
+    );
+    // 400: wrong types, broken JSON, trailing garbage.
+    for body in [
+        r#"{"players":"two"}"#,
+        r#"{"variant":"muggins""#,
+        r#"{"variant":"muggins"} {}"#,
+        "[1,2]",
+    ] {
+        let answer = post_json(&format!("{url}/v1/NewGame"), body).await;
+        assert_refused(&answer, StatusCode::BAD_REQUEST, "MALFORMED_JSON", None);
+    }
+    // 400: well-formed JSON, refused by the engine, naming the field.
+    let answer = post_json(
+        &format!("{url}/v1/NewGame"),
+        json!({ "variant": "tiddlywinks" }).to_string(),
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "UNKNOWN_VARIANT",
+        Some("variant"),
+    );
+    let mut broken = state.clone();
+    broken["hands"][0]["tiles"][0] = json!({ "a": 9, "b": 9 });
+    let answer = post_json(
+        &format!("{url}/v1/LegalMoves"),
+        json!({ "state": broken }).to_string(),
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "INVALID_TILE",
+        Some("state.hands[0].tiles[0]"),
+    );
+    let answer = post_json(
+        &format!("{url}/v1/Play"),
+        json!({ "state": state }).to_string(),
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "MISSING_FIELD",
+        Some("move"),
+    );
+
+    // 409: an illegal move.
+    let mut wrong_seat = update["legalMoves"][0].clone();
+    wrong_seat["seat"] = json!(1 - to_act);
+    let answer = post_json(
+        &format!("{url}/v1/Play"),
+        json!({ "state": state, "move": wrong_seat }).to_string(),
+    )
+    .await;
+    assert_refused(&answer, StatusCode::CONFLICT, "NOT_YOUR_TURN", None);
+    assert_eq!(answer.json()["code"], "FAILED_PRECONDITION");
+
+    // 404, 405.
+    let answer = post_json(&format!("{url}/v1/Resign"), "{}").await;
+    assert_refused(&answer, StatusCode::NOT_FOUND, "UNKNOWN_ROUTE", None);
+    let answer = call(Method::GET, &format!("{url}/no/such/page")).await;
+    assert_refused(&answer, StatusCode::NOT_FOUND, "UNKNOWN_ROUTE", None);
+    let answer = call(Method::GET, &format!("{url}/v1/Play")).await;
+    assert_refused(
+        &answer,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        None,
+    );
+    assert_eq!(answer.headers[header::ALLOW], "POST");
+    let answer = call(Method::DELETE, &format!("{url}/openapi.json")).await;
+    assert_refused(
+        &answer,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        None,
+    );
+
+    // 413: a body above the limit, with or without a length up front.
+    let big =
+        json!({ "state": state, "move": update["legalMoves"][0], "padding": "x".repeat(8000) });
+    let answer = post_json(&format!("{url}/v1/Play"), big.to_string()).await;
+    assert_refused(
+        &answer,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        None,
+    );
+
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn json_refusals_of_keyed_states_and_seat_tokens() {
+    let server = TestServer::start_with(Config {
+        state_keys: Some(StateKeys::from_text(KEY).expect("key")),
+        ..Config::default()
+    })
+    .await;
+    let url = server.url();
+
+    // 401: an unsigned state on a keyed server.
+    let update = new_game(&server, json!({ "variant": "draw", "players": 2 })).await;
+    let mut unsigned = update["state"].clone();
+    unsigned
+        .as_object_mut()
+        .expect("object")
+        .remove("tag")
+        .expect("a keyed server tags its states");
+    let answer = post_json(
+        &format!("{url}/v1/LegalMoves"),
+        json!({ "state": unsigned }).to_string(),
+    )
+    .await;
+    assert_refused(&answer, StatusCode::UNAUTHORIZED, "STATE_TAG_MISSING", None);
+
+    // 403: a seat's token used for another seat.
+    let sealed = new_game(
+        &server,
+        json!({ "variant": "draw", "players": 2, "seal": true }),
+    )
+    .await;
+    let seat_one = sealed["seatTokens"][1].clone();
+    assert!(seat_one.is_string(), "tokens are base64: {sealed}");
+    let answer = post_json(
+        &format!("{url}/v1/View"),
+        json!({ "stateToken": seat_one, "seat": 0 }).to_string(),
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::FORBIDDEN,
+        "SEAT_NOT_PERMITTED",
+        Some("seat"),
+    );
+    // The same token for its own seat: served.
+    let answer = post_json(
+        &format!("{url}/v1/View"),
+        json!({ "stateToken": seat_one, "seat": 1 }).to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+    assert_eq!(answer.json()["seat"], 1);
+
+    // 400: a tampered token.
+    let answer = post_json(
+        &format!("{url}/v1/View"),
+        json!({ "stateToken": "AAAA", "seat": 1 }).to_string(),
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "STATE_TOKEN_INVALID",
+        None,
+    );
+    server.stop().await;
+}
+
+/// Opens a connection and sends the head of a JSON call whose body never
+/// arrives, so the call holds its place until the timeout.
+async fn stalled_call(server: &TestServer) -> TcpStream {
+    let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+    let head = "POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\n\
+                content-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    stream.write_all(head.as_bytes()).await.expect("write");
+    stream
+}
+
+#[tokio::test]
+async fn overload_and_timeout_answer_in_json() {
+    let server = TestServer::start_with(Config {
+        max_concurrent_requests: 1,
+        request_timeout: Duration::from_millis(1500),
+        ..Config::default()
+    })
+    .await;
+    let url = server.url();
+    let mut stalled = stalled_call(&server).await;
+    // The stalled call holds the one place: the next call is shed at once.
+    let mut shed = None;
+    for _ in 0..50 {
+        let answer = post_json(&format!("{url}/v1/ListVariants"), "{}").await;
+        if answer.status == StatusCode::SERVICE_UNAVAILABLE {
+            shed = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let shed = shed.expect("a call beyond the limit is shed");
+    assert_refused(&shed, StatusCode::SERVICE_UNAVAILABLE, "OVERLOADED", None);
+    assert_eq!(shed.json()["code"], "RESOURCE_EXHAUSTED");
+
+    // The stalled call itself ends at the timeout with a JSON 504.
+    let mut raw = Vec::new();
+    stalled.read_to_end(&mut raw).await.expect("read");
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(raw.starts_with("HTTP/1.1 504"), "{raw}");
+    assert!(raw.contains(r#""reason":"TIMED_OUT""#), "{raw}");
+
+    // Once it is gone, calls are served again.
+    let answer = post_json(&format!("{url}/v1/ListVariants"), "{}").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    server.stop().await;
+}
+
+/// A gRPC-Web frame: flag, big-endian length, payload.
+fn grpc_web_frame(flag: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![flag];
+    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
+    frame.extend(payload);
+    frame
+}
+
+/// Splits a gRPC-Web body into its data message and its trailers.
+fn grpc_web_parts(body: &[u8]) -> (Option<Vec<u8>>, String) {
+    let (mut message, mut trailers) = (None, String::new());
+    let mut rest = body;
+    while rest.len() >= 5 {
+        let flag = rest[0];
+        let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+        let payload = &rest[5..5 + len];
+        if flag & 0x80 == 0 {
+            message = Some(payload.to_vec());
+        } else {
+            trailers = String::from_utf8_lossy(payload).into_owned();
+        }
+        rest = &rest[5 + len..];
+    }
+    assert!(rest.is_empty(), "whole frames");
+    (message, trailers)
+}
+
+async fn grpc_web_call(server: &TestServer, rpc: &str, request: &impl Message) -> Answer {
+    let request = http::Request::post(format!("{}/pips.v1.DominoEngine/{rpc}", server.url()))
+        .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+        .header("x-grpc-web", "1")
+        .body(Full::new(Bytes::from(grpc_web_frame(
+            0,
+            &request.encode_to_vec(),
+        ))))
+        .expect("request");
+    send(request).await
+}
+
+#[tokio::test]
+async fn grpc_web_round_trip() {
+    let server = TestServer::start().await;
+    let request = proto::NewGameRequest {
+        variant: "muggins".to_owned(),
+        players: 2,
+        seed: Some(5),
+        ..Default::default()
+    };
+    let answer = grpc_web_call(&server, "NewGame", &request).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(
+        answer.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("application/grpc-web"),
+    );
+    let (message, trailers) = grpc_web_parts(&answer.body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers}");
+    let update = proto::GameUpdate::decode(message.expect("a message").as_slice()).expect("decode");
+    let from_grpc = server
+        .client()
+        .await
+        .new_game(request)
+        .await
+        .expect("gRPC")
+        .into_inner();
+    assert_eq!(update, from_grpc);
+
+    // Play the first legal move over gRPC-Web.
+    let play = proto::PlayRequest {
+        state: update.state.clone(),
+        r#move: update.legal_moves.first().copied(),
+        ..Default::default()
+    };
+    let answer = grpc_web_call(&server, "Play", &play).await;
+    let (message, trailers) = grpc_web_parts(&answer.body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers}");
+    let next = proto::GameUpdate::decode(message.expect("a message").as_slice()).expect("decode");
+    assert_ne!(next.state, update.state);
+
+    // An illegal move: the status and reason arrive as gRPC-Web trailers
+    // (or, with no message, as headers).
+    let mut wrong = play.clone();
+    if let Some(m) = wrong.r#move.as_mut() {
+        m.seat = 1 - m.seat;
+    }
+    let answer = grpc_web_call(&server, "Play", &wrong).await;
+    let (_, trailers) = grpc_web_parts(&answer.body);
+    let status = answer
+        .headers
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| format!("grpc-status:{v}"))
+        .unwrap_or(trailers.clone());
+    assert!(status.contains("grpc-status:9"), "{status} {trailers}");
+    let message = answer
+        .headers
+        .get("grpc-message")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .unwrap_or(trailers);
+    assert!(message.contains("NOT_YOUR_TURN"), "{message}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn cors_is_off_unless_origins_are_configured() {
+    let preflight = |url: String| {
+        http::Request::builder()
+            .method(Method::OPTIONS)
+            .uri(url)
+            .header(header::ORIGIN, "https://app.example")
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .header(
+                header::ACCESS_CONTROL_REQUEST_HEADERS,
+                "content-type,x-grpc-web",
+            )
+            .body(Full::new(Bytes::new()))
+            .expect("request")
+    };
+    let closed = TestServer::start().await;
+    let answer = send(preflight(format!("{}/v1/Play", closed.url()))).await;
+    assert!(
+        !answer
+            .headers
+            .contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+    );
+    closed.stop().await;
+
+    let open = TestServer::start_with(Config {
+        cors_origins: vec![http::HeaderValue::from_static("https://app.example")],
+        ..Config::default()
+    })
+    .await;
+    for path in ["/v1/Play", "/pips.v1.DominoEngine/Play"] {
+        let answer = send(preflight(format!("{}{path}", open.url()))).await;
+        assert!(answer.status.is_success(), "{path}: {}", answer.status);
+        assert_eq!(
+            answer.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+            "https://app.example"
+        );
+    }
+    // Another origin is not allowed.
+    let mut other = preflight(format!("{}/v1/Play", open.url()));
+    other.headers_mut().insert(
+        header::ORIGIN,
+        http::HeaderValue::from_static("https://evil.example"),
+    );
+    let answer = send(other).await;
+    assert!(
+        !answer
+            .headers
+            .contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+    );
+    // A real call carries the header and exposes the gRPC status headers.
+    let request = http::Request::post(format!("{}/v1/ListVariants", open.url()))
+        .header(header::ORIGIN, "https://app.example")
+        .body(Full::new(Bytes::new()))
+        .expect("request");
+    let answer = send(request).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+        "https://app.example"
+    );
+    open.stop().await;
+}
+
+/// Every property name in `value`, checked against the OpenAPI schema
+/// `schema` (recursively through references and arrays).
+fn check_against_schema(document: &Value, schema: &Value, value: &Value, path: &str) {
+    let resolve = |schema: &Value| -> Value {
+        let mut schema = schema.clone();
+        loop {
+            if let Some(inner) = schema.get("allOf").and_then(|a| a.get(0)) {
+                schema = inner.clone();
+            } else if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                schema = document["components"]["schemas"][name].clone();
+            } else {
+                return schema;
+            }
+        }
+    };
+    let schema = resolve(schema);
+    match value {
+        Value::Object(fields) => {
+            assert_eq!(schema["type"], "object", "{path}");
+            for (name, field) in fields {
+                let property = &schema["properties"][name];
+                assert!(!property.is_null(), "{path}.{name} is not in the schema");
+                check_against_schema(document, property, field, &format!("{path}.{name}"));
+            }
+        }
+        Value::Array(items) => {
+            assert_eq!(schema["type"], "array", "{path}");
+            for item in items {
+                check_against_schema(document, &schema["items"], item, &format!("{path}[]"));
+            }
+        }
+        Value::String(text) => {
+            assert_eq!(schema["type"], "string", "{path}");
+            if let Some(names) = schema["enum"].as_array() {
+                assert!(names.contains(&json!(text)), "{path}: {text}");
+            }
+        }
+        Value::Number(_) => assert!(
+            schema["type"] == "integer" || schema["type"] == "number",
+            "{path}"
+        ),
+        Value::Bool(_) => assert_eq!(schema["type"], "boolean", "{path}"),
+        Value::Null => panic!("{path}: null in an answer"),
+    }
+}
+
+#[tokio::test]
+async fn openapi_document_describes_the_served_routes() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let answer = call(Method::GET, &format!("{url}/openapi.json")).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let document = answer.json();
+    assert_eq!(document["openapi"], "3.1.0");
+    let paths = document["paths"].as_object().expect("paths");
+    assert_eq!(paths.len(), 5);
+    for (path, item) in paths {
+        // Every documented route is served (an empty body is valid for
+        // each: it answers or refuses it, never 404).
+        let answer = post_json(&format!("{url}{path}"), "{}").await;
+        assert_ne!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        // The answers, refusals included, fit the documented schemas.
+        let status = answer.status.as_u16().to_string();
+        let schema = &item["post"]["responses"][&status]["content"]["application/json"]["schema"];
+        assert!(
+            !schema.is_null(),
+            "{path}: status {status} is not documented"
+        );
+        check_against_schema(&document, schema, &answer.json(), path);
+    }
+    // A full answer, with every kind of field, fits its schema too.
+    let update = new_game(
+        &server,
+        json!({ "variant": "all_fives", "players": 4, "seed": "3" }),
+    )
+    .await;
+    let schema =
+        &paths["/v1/NewGame"]["post"]["responses"]["200"]["content"]["application/json"]["schema"];
+    check_against_schema(&document, schema, &update, "GameUpdate");
+    let variants = post_json(&format!("{url}/v1/ListVariants"), "")
+        .await
+        .json();
+    let schema = &paths["/v1/ListVariants"]["post"]["responses"]["200"]["content"]["application/json"]
+        ["schema"];
+    check_against_schema(&document, schema, &variants, "ListVariantsResponse");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn playground_is_served_and_calls_only_the_public_api() {
+    let server = TestServer::start().await;
+    let answer = call(Method::GET, &server.url()).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(
+        answer.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("text/html")
+    );
+    let page = String::from_utf8_lossy(&answer.body).into_owned();
+    assert!(page.contains("<title>pips playground</title>"));
+    // Its only calls are `fetch` to /v1/<RpcName>, and every RPC it names
+    // is served.
+    assert_eq!(page.matches("fetch(").count(), 1);
+    assert!(page.contains("fetch(`/v1/${rpc}`"));
+    for rpc in ["ListVariants", "NewGame", "Play", "View"] {
+        assert!(page.contains(&format!("call(\"{rpc}\"")), "{rpc}");
+    }
+    server.stop().await;
+}
