@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the README's grpcurl session, exactly as written there, against a
-# freshly started server binary, and checks that each step answered.
+# Runs the README's grpcurl and curl sessions, exactly as written there,
+# against a freshly started server binary, and checks that each step
+# answered.
 #
 #   scripts/smoke.sh [path/to/pips]     (default: target/release/pips)
 set -euo pipefail
@@ -10,7 +11,7 @@ binary=${1:-$root/target/release/pips}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# The session is the README block between the smoke markers.
+# The session is the README's blocks between the smoke markers, in order.
 awk '/<!-- smoke:start -->/{on=1; next} /<!-- smoke:end -->/{on=0} on && !/^```/' \
     "$root/README.md" > "$work/session.sh"
 [ -s "$work/session.sh" ] || { echo "smoke: no session found in README.md" >&2; exit 1; }
@@ -36,6 +37,13 @@ jq -e '.state.history | length == 1' next.json > /dev/null
 jq -e '.hand | length > 0' view.json > /dev/null
 jq -e '[.. | objects | select(has("boneyard") or has("seed"))] | length == 0' view.json > /dev/null
 grep -q 'NOT_YOUR_TURN' transcript.txt
+# The curl session.
+grep -q '"muggins"' transcript.txt
+jq -e '.legalMoves | length > 0' game.http.json > /dev/null
+jq -e '.state.history | length == 1' next.http.json > /dev/null
+grep -q '"reason":"MALFORMED_JSON".* HTTP 400' transcript.txt
+grep -q '"reason":"NOT_YOUR_TURN".* HTTP 409' transcript.txt
+grep -q '"/v1/Play"' transcript.txt
 
 # Graceful shutdown on SIGTERM.
 kill -TERM "$server"

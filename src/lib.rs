@@ -3,10 +3,12 @@
 //! - [`rules`]: pure game logic (tiles, layout, options, scoring, legal
 //!   moves, play, validation). No transport, no I/O.
 //! - [`proto`]: the wire contract generated from `proto/pips/v1`.
-//! - [`service`]: proto ⇄ rules conversion and the gRPC service; rules errors
-//!   become gRPC statuses only there.
-//! - [`server`]: builds and runs the server (gRPC, health, reflection,
-//!   tracing, graceful shutdown) on a listener it is given.
+//! - [`service`]: proto ⇄ rules conversion, the gRPC service and the
+//!   HTTP/JSON routes; rules errors become gRPC statuses and HTTP answers
+//!   only there.
+//! - [`server`]: builds and runs the server (gRPC, gRPC-Web and HTTP/JSON
+//!   on one port, health, reflection, limits, tracing, graceful shutdown) on
+//!   a listener it is given.
 
 pub mod rules;
 pub mod server;
@@ -18,7 +20,8 @@ pub mod proto {
     tonic::include_proto!("pips.v1");
     include!(concat!(env!("OUT_DIR"), "/pips.v1.serde.rs"));
 
-    /// The encoded descriptor set of `pips.v1`, for gRPC reflection.
+    /// The encoded descriptor set of `pips.v1`, for gRPC reflection and the
+    /// OpenAPI document.
     pub const FILE_DESCRIPTOR_SET: &[u8] =
         include_bytes!(concat!(env!("OUT_DIR"), "/pips_descriptor.bin"));
 }

@@ -31,10 +31,11 @@ pub struct Config {
     /// The state key (and the previous one, for rotation); `None` serves
     /// readable, unsigned states.
     pub state_keys: Option<StateKeys>,
-    /// The largest request accepted, in bytes (larger: OUT_OF_RANGE).
+    /// The largest request accepted, in bytes (larger: OUT_OF_RANGE over
+    /// gRPC, 413 over HTTP/JSON).
     pub max_request_bytes: usize,
-    /// How long a call may take before it is cancelled (DEADLINE_EXCEEDED
-    /// or CANCELLED).
+    /// How long a call may take before it is cancelled (DEADLINE_EXCEEDED,
+    /// HTTP 504). A gRPC client's own shorter deadline still applies.
     pub request_timeout: Duration,
     /// Calls served at once across all connections; a call beyond it is
     /// refused at once with RESOURCE_EXHAUSTED rather than queued.
