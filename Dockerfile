@@ -5,6 +5,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY proto ./proto
 COPY src ./src
+COPY web ./web
 COPY benches ./benches
 RUN cargo build --release --locked --bin pips
 
