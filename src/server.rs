@@ -11,6 +11,7 @@ use std::time::Duration;
 use axum::error_handling::HandleErrorLayer;
 use http::{HeaderName, HeaderValue, Method, header};
 use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
 use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
@@ -19,10 +20,13 @@ use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::proto;
+
+mod coalescing_stream;
 use crate::proto::domino_engine_server::DominoEngineServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
 use crate::service::{Engine, http_api};
+use coalescing_stream::CoalescingStream;
 
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
@@ -140,7 +144,9 @@ pub async fn run(
         .layer(cors_layer(&config.cors_origins));
     // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
     // and delayed ACKs add tens of milliseconds to every call.
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let incoming = TcpIncoming::from(listener)
+        .with_nodelay(Some(true))
+        .map(|stream| stream.map(CoalescingStream));
     Server::builder()
         // HTTP/1.1 for the JSON API and gRPC-Web; HTTP/2 for all.
         .accept_http1(true)
