@@ -511,6 +511,43 @@ async fn grpc_web_round_trip() {
 }
 
 #[tokio::test]
+async fn grpc_web_text_round_trip() {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+
+    let server = TestServer::start().await;
+    let frame = grpc_web_frame(0, &proto::ListVariantsRequest {}.encode_to_vec());
+    let request = http::Request::post(format!(
+        "{}/pips.v1.DominoEngine/ListVariants",
+        server.url()
+    ))
+    .header(header::CONTENT_TYPE, "application/grpc-web-text")
+    .header(header::ACCEPT, "application/grpc-web-text")
+    .body(Full::new(Bytes::from(STANDARD.encode(frame))))
+    .expect("request");
+    let answer = send(request).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(
+        answer.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("application/grpc-web-text")
+    );
+    // The body is base64 text, each chunk (message, trailers) encoded and
+    // padded on its own; every 4-character quantum decodes by itself.
+    let mut body = Vec::new();
+    for quantum in answer.body.chunks(4) {
+        body.extend(STANDARD.decode(quantum).expect("base64"));
+    }
+    let (message, trailers) = grpc_web_parts(&body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers}");
+    let variants = proto::ListVariantsResponse::decode(message.expect("a message").as_slice())
+        .expect("decode");
+    assert_eq!(variants, pips::service::engine::list_variants());
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn cors_is_off_unless_origins_are_configured() {
     let preflight = |url: String| {
         http::Request::builder()
