@@ -210,3 +210,41 @@ async fn main() -> std::process::ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cors_origins_are_checked() {
+        for good in ["*", "https://app.example", "http://localhost:8080"] {
+            assert!(cors_origin(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "app.example",
+            "https://",
+            "https://app.example/",
+            "https://app.example/path",
+            "ftp://app.example",
+            "https://a b",
+        ] {
+            let error = cors_origin(bad).expect_err(bad);
+            assert!(error.contains("--cors-origin"), "{error}");
+        }
+    }
+
+    #[test]
+    fn cors_origins_come_from_repeated_flags_or_a_list() {
+        let cli = Cli::parse_from([
+            "pips",
+            "--cors-origin",
+            "https://a.example",
+            "--cors-origin",
+            "https://b.example,https://c.example",
+        ]);
+        let config = server_config(&cli).expect("valid");
+        assert_eq!(config.cors_origins.len(), 3);
+        let cli = Cli::parse_from(["pips"]);
+        assert!(server_config(&cli).expect("valid").cors_origins.is_empty());
+    }
+}
