@@ -107,23 +107,23 @@ pub async fn run(
             signed_states = config.state_keys.is_some(),
             max_request_bytes = config.max_request_bytes,
             max_concurrent_requests = config.max_concurrent_requests,
-            "pips is serving"
+            cors_origins = config.cors_origins.len(),
+            "pips is serving (gRPC, gRPC-Web, HTTP/JSON; playground at /)"
         );
     }
     let engine = Engine::new(Custody::new(config.state_keys));
-    let grpc = Routes::builder()
-        .add_service(health_service)
+    let mut grpc = Routes::builder();
+    grpc.add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
         .add_service(reflection_v1alpha.build_v1alpha()?)
         .add_service(
             DominoEngineServer::new(engine.clone())
                 .max_decoding_message_size(config.max_request_bytes),
-        )
-        .clone()
-        .routes();
+        );
     // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
     // refuses other HTTP/1.1 requests).
     let app = grpc
+        .routes()
         .into_axum_router()
         .layer(tonic_web::GrpcWebLayer::new())
         .merge(http_api::router(engine, config.max_request_bytes))
