@@ -2,44 +2,25 @@
 //! key rotation, seat tokens, and the limits.
 
 use std::collections::HashSet;
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use pips::proto;
-use pips::proto::domino_engine_client::DominoEngineClient;
 use pips::server::Config;
 use pips::service::keys::StateKeys;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 use tonic::Code;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
+
+mod server;
+use server::TestServer;
 
 const KEY_A: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const KEY_B: &str = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
-
-/// Starts a server with `config`; it stops when the sender is dropped.
-async fn serve(config: Config) -> (SocketAddr, oneshot::Sender<()>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("address");
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(pips::server::run(listener, config, async {
-        let _ = stopped.await;
-    }));
-    (addr, stop)
-}
 
 fn keyed(keys: &str) -> Config {
     Config {
         state_keys: Some(StateKeys::from_text(keys).expect("keys")),
         ..Config::default()
     }
-}
-
-async fn client(addr: SocketAddr) -> DominoEngineClient<Channel> {
-    DominoEngineClient::connect(format!("http://{addr}"))
-        .await
-        .expect("connect")
 }
 
 fn new_game(seal: bool) -> proto::NewGameRequest {
@@ -64,8 +45,8 @@ fn refusal(result: Result<impl std::fmt::Debug, tonic::Status>) -> (Code, String
 
 #[tokio::test]
 async fn signed_states_refuse_missing_and_altered_tags() {
-    let (addr, _stop) = serve(keyed(KEY_A)).await;
-    let mut engine = client(addr).await;
+    let addr = TestServer::start_with(keyed(KEY_A)).await;
+    let mut engine = addr.client().await;
     let update = engine
         .new_game(new_game(false))
         .await
@@ -112,16 +93,16 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     );
 
     // A state signed by another server's key.
-    let (other, _stop_other) = serve(keyed(KEY_B)).await;
-    let result = client(other).await.play(play(state.clone())).await;
+    let other = TestServer::start_with(keyed(KEY_B)).await;
+    let result = other.client().await.play(play(state.clone())).await;
     assert_eq!(
         refusal(result),
         (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
     );
 
     // A server without a key does not take signed states either.
-    let (plain, _stop_plain) = serve(Config::default()).await;
-    let result = client(plain).await.play(play(state)).await;
+    let plain = TestServer::start_with(Config::default()).await;
+    let result = plain.client().await.play(play(state)).await;
     assert_eq!(
         refusal(result),
         (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
@@ -130,14 +111,16 @@ async fn signed_states_refuse_missing_and_altered_tags() {
 
 #[tokio::test]
 async fn keyed_deals_cannot_be_predicted_from_the_seed() {
-    let (keyed_addr, _stop) = serve(keyed(KEY_A)).await;
-    let (plain_addr, _stop_plain) = serve(Config::default()).await;
-    let keyed_deal = client(keyed_addr)
+    let keyed_addr = TestServer::start_with(keyed(KEY_A)).await;
+    let plain_addr = TestServer::start_with(Config::default()).await;
+    let keyed_deal = keyed_addr
+        .client()
         .await
         .new_game(new_game(false))
         .await
         .expect("deal");
-    let plain_deal = client(plain_addr)
+    let plain_deal = plain_addr
+        .client()
         .await
         .new_game(new_game(false))
         .await
@@ -152,8 +135,9 @@ async fn keyed_deals_cannot_be_predicted_from_the_seed() {
 
 #[tokio::test]
 async fn tokens_rotate_and_other_keys_are_refused() {
-    let (old_addr, _stop_old) = serve(keyed(KEY_A)).await;
-    let update = client(old_addr)
+    let old_addr = TestServer::start_with(keyed(KEY_A)).await;
+    let update = old_addr
+        .client()
         .await
         .new_game(new_game(true))
         .await
@@ -173,8 +157,9 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     };
 
     // Rotated: B is current, A previous. The old token still plays.
-    let (rotated, _stop_rotated) = serve(keyed(&format!("{KEY_B},{KEY_A}"))).await;
-    let next = client(rotated)
+    let rotated = TestServer::start_with(keyed(&format!("{KEY_B},{KEY_A}"))).await;
+    let next = rotated
+        .client()
         .await
         .play(play(token.clone()))
         .await
@@ -182,8 +167,8 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     assert!(!next.into_inner().state_token.is_empty());
 
     // A server that only knows B refuses it.
-    let (stranger, _stop_stranger) = serve(keyed(KEY_B)).await;
-    let result = client(stranger).await.play(play(token.clone())).await;
+    let stranger = TestServer::start_with(keyed(KEY_B)).await;
+    let result = stranger.client().await.play(play(token.clone())).await;
     assert_eq!(
         refusal(result),
         (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
@@ -194,29 +179,30 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     if let Some(byte) = bent.get_mut(30) {
         *byte ^= 0x40;
     }
-    let result = client(old_addr).await.play(play(bent)).await;
+    let result = old_addr.client().await.play(play(bent)).await;
     assert_eq!(
         refusal(result),
         (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
     );
 
     // State and token together are ambiguous.
-    let readable = client(old_addr)
+    let readable = old_addr
+        .client()
         .await
         .new_game(new_game(false))
         .await
         .expect("deal");
     let mut both = play(token.clone());
     both.state = readable.into_inner().state;
-    let result = client(old_addr).await.play(both).await;
+    let result = old_addr.client().await.play(both).await;
     assert_eq!(
         refusal(result),
         (Code::InvalidArgument, "STATE_CONFLICT".to_owned())
     );
 
     // Sealing needs a key.
-    let (plain_addr, _stop_plain) = serve(Config::default()).await;
-    let result = client(plain_addr).await.new_game(new_game(true)).await;
+    let plain_addr = TestServer::start_with(Config::default()).await;
+    let result = plain_addr.client().await.new_game(new_game(true)).await;
     assert_eq!(
         refusal(result),
         (Code::FailedPrecondition, "SEALING_UNAVAILABLE".to_owned())
@@ -225,8 +211,8 @@ async fn tokens_rotate_and_other_keys_are_refused() {
 
 #[tokio::test]
 async fn a_seat_token_sees_and_moves_only_its_own_seat() {
-    let (addr, _stop) = serve(keyed(KEY_A)).await;
-    let mut engine = client(addr).await;
+    let addr = TestServer::start_with(keyed(KEY_A)).await;
+    let mut engine = addr.client().await;
     // A readable copy of the same deal, to know what is hidden.
     let sealed = engine
         .new_game(new_game(true))
@@ -342,8 +328,8 @@ async fn oversized_requests_and_overload_are_refused() {
         request_timeout: Duration::from_secs(2),
         ..Config::default()
     };
-    let (addr, _stop) = serve(config).await;
-    let mut engine = client(addr).await;
+    let addr = TestServer::start_with(config).await;
+    let mut engine = addr.client().await;
     let update = engine
         .new_game(proto::NewGameRequest {
             variant: "muggins".to_owned(),
