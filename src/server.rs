@@ -141,7 +141,7 @@ pub async fn run(
                 ))
                 .timeout(config.request_timeout),
         )
-        .layer(cors_layer(&config.cors_origins));
+        .layer(tower::util::option_layer(cors_layer(&config.cors_origins)));
     // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
     // and delayed ACKs add tens of milliseconds to every call.
     let incoming = TcpIncoming::from(listener)
@@ -161,18 +161,19 @@ pub async fn run(
 }
 
 /// Cross-origin access for browsers (the JSON API and gRPC-Web): none
-/// unless origins are configured; then those origins may call with the
-/// headers gRPC-Web and JSON clients send and read the gRPC status headers.
-fn cors_layer(origins: &[HeaderValue]) -> CorsLayer {
+/// unless origins are configured (then no CORS layer runs at all); with
+/// origins, those may call with the headers gRPC-Web and JSON clients send
+/// and read the gRPC status headers.
+fn cors_layer(origins: &[HeaderValue]) -> Option<CorsLayer> {
     if origins.is_empty() {
-        return CorsLayer::new();
+        return None;
     }
     let allow_origin = if origins.iter().any(|o| o == "*") {
         AllowOrigin::any()
     } else {
         AllowOrigin::list(origins.iter().cloned())
     };
-    CorsLayer::new()
+    let cors = CorsLayer::new()
         .allow_origin(allow_origin)
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([
@@ -186,7 +187,8 @@ fn cors_layer(origins: &[HeaderValue]) -> CorsLayer {
             HeaderName::from_static("grpc-message"),
             HeaderName::from_static("grpc-status-details-bin"),
         ])
-        .max_age(Duration::from_secs(600))
+        .max_age(Duration::from_secs(600));
+    Some(cors)
 }
 
 /// Asks the health service at `addr` whether the engine is serving; for

@@ -71,11 +71,8 @@ async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response
         .strip_prefix("/v1/")
         .unwrap_or_default()
         .to_owned();
-    let result = match read_body(request.into_body(), api.max_request_bytes).await {
-        Ok(body) => api.dispatch(&rpc, &body),
-        Err(error) => Err(error),
-    };
-    match result {
+    let result = read_body(request.into_body(), api.max_request_bytes).await;
+    match result.and_then(|body| api.dispatch(&rpc, &body)) {
         Ok(json) => json_response(StatusCode::OK, json),
         Err(error) => {
             error.log();
