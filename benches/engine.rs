@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the rules engine and of the state codec.
+//! Criterion benchmarks of the rules engine, of both state codecs (readable
+//! and packed) and of the `Play` handler.
 //!
 //! `cargo bench --bench engine`; the README quotes the medians.
 
@@ -8,6 +9,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use pips::proto;
 use pips::rules::presets::preset;
 use pips::rules::{Game, Move, Setup};
+use pips::service::packed_codec::{decode_packed, encode_packed};
 use pips::service::state_codec::{decode_state, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
@@ -120,6 +122,20 @@ fn codec(c: &mut Criterion) {
     c.bench_function("decode + validate state (muggins 4p, 40 moves)", |b| {
         b.iter(|| black_box(decode_state(Some(black_box(&state)), "state").expect("valid")))
     });
+    let packed = encode_packed(&game).encode_to_vec();
+    c.bench_function("encode packed state (muggins 4p, 40 moves)", |b| {
+        b.iter(|| black_box(encode_packed(black_box(&game)).encode_to_vec()))
+    });
+    c.bench_function(
+        "decode + validate packed state (muggins 4p, 40 moves)",
+        |b| {
+            b.iter(|| {
+                let state =
+                    proto::PackedState::decode(black_box(packed.as_slice())).expect("decodes");
+                black_box(decode_packed(&state, "state_token").expect("valid"))
+            })
+        },
+    );
     let setup = Setup::from(&game);
     c.bench_function("validate setup (muggins 4p, 40 moves)", |b| {
         b.iter_batched(
@@ -139,19 +155,26 @@ fn service(c: &mut Criterion) {
         r#move: Some(pips::service::state_codec::encode_move(mv)),
         ..Default::default()
     };
+    let by_token = proto::PlayRequest {
+        state: None,
+        state_token: encode_packed(&game).encode_to_vec(),
+        ..request.clone()
+    };
     let engine = pips::service::Engine::default();
-    let bytes = request.encode_to_vec();
-    c.bench_function(
-        "Play handler incl. protobuf (muggins 2p, 200 moves in)",
-        |b| {
-            b.iter(|| {
-                let request =
-                    proto::PlayRequest::decode(black_box(bytes.as_slice())).expect("decodes");
-                let update = engine.play(&request).expect("legal");
-                black_box(update.encode_to_vec())
-            })
-        },
-    );
+    for (form, request) in [("readable state", request), ("open token", by_token)] {
+        let bytes = request.encode_to_vec();
+        c.bench_function(
+            &format!("Play handler incl. protobuf, {form} (muggins 2p, 200 moves in)"),
+            |b| {
+                b.iter(|| {
+                    let request =
+                        proto::PlayRequest::decode(black_box(bytes.as_slice())).expect("decodes");
+                    let update = engine.play(&request).expect("legal");
+                    black_box(update.encode_to_vec())
+                })
+            },
+        );
+    }
 }
 
 criterion_group!(benches, engine, codec, service);

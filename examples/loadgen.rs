@@ -7,6 +7,10 @@
 //!    (`NewGame`, then `Play` with a random legal move until the match ends);
 //! 3. `Play` paced at half of the peak found in 2.
 //!
+//! Phases 2 and 3 run once per state form asked for (`--form`): passing
+//! state tokens along (`as_token`; open tokens on a server without a key),
+//! and passing the readable `GameState` along.
+//!
 //! ```sh
 //! cargo build --release && target/release/pips &
 //! cargo run --release --example loadgen -- --clients 32 --seconds 10
@@ -17,7 +21,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use pips::proto::domino_engine_client::DominoEngineClient;
 use pips::proto::{NewGameRequest, PlayRequest};
 use rand::rngs::ChaCha8Rng;
@@ -25,6 +29,34 @@ use rand::{RngExt, SeedableRng};
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
+
+/// How the clients pass the state from one call to the next.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// State tokens (`as_token`).
+    Token,
+    /// The readable `GameState`.
+    Readable,
+    /// Tokens first, then readable states.
+    Both,
+}
+
+impl Form {
+    fn each(self) -> Vec<Form> {
+        match self {
+            Form::Both => vec![Form::Token, Form::Readable],
+            one => vec![one],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Form::Token => "token",
+            Form::Readable => "readable",
+            Form::Both => "both",
+        }
+    }
+}
 
 /// Load generator for a running pips server.
 #[derive(Parser, Debug, Clone)]
@@ -44,6 +76,9 @@ struct Args {
     /// Players per match.
     #[arg(long, default_value_t = 2)]
     players: u32,
+    /// How the state is passed along.
+    #[arg(long, value_enum, default_value_t = Form::Both)]
+    form: Form,
     /// The server's process id: reports the server's CPU time per call
     /// (from /proc) for each phase.
     #[arg(long)]
@@ -134,6 +169,7 @@ async fn health_client(channel: Channel, deadline: Instant) -> ClientResult {
 async fn play_client(
     channel: Channel,
     args: Args,
+    form: Form,
     seed: u64,
     deadline: Instant,
     pace: Option<Duration>,
@@ -147,6 +183,7 @@ async fn play_client(
             variant: args.variant.clone(),
             players: args.players,
             seed: Some(rng.random()),
+            as_token: form == Form::Token,
             ..Default::default()
         };
         let Ok(update) = client.new_game(request).await else {
@@ -154,7 +191,9 @@ async fn play_client(
             continue;
         };
         let mut update = update.into_inner();
-        while let Some(state) = update.state.take() {
+        loop {
+            let (state, state_token) =
+                (update.state.take(), std::mem::take(&mut update.state_token));
             if update.legal_moves.is_empty() || Instant::now() >= deadline {
                 continue 'matches;
             }
@@ -166,7 +205,8 @@ async fn play_client(
             let start = Instant::now();
             let result = client
                 .play(PlayRequest {
-                    state: Some(state),
+                    state,
+                    state_token,
                     r#move: Some(mv),
                     ..Default::default()
                 })
@@ -244,23 +284,32 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     })
     .await?;
     baseline.print();
-    let peak = run_phase("Play (peak)", &args, |channel, seed, deadline| {
-        play_client(channel, args.clone(), seed, deadline, None)
-    })
-    .await?;
-    peak.print();
-    let half = peak.rate() / 2.0;
-    let pace = Duration::from_secs_f64(args.clients as f64 / half.max(1.0));
-    let paced = run_phase(
-        &format!("Play at {half:.0}/s (half peak)"),
-        &args,
-        |channel, seed, deadline| play_client(channel, args.clone(), seed, deadline, Some(pace)),
-    )
-    .await?;
-    paced.print();
-    println!(
-        "Play / baseline throughput: {:.0}%",
-        100.0 * peak.rate() / baseline.rate().max(1.0)
-    );
+    for form in args.form.each() {
+        let peak = run_phase(
+            &format!("Play, {} (peak)", form.name()),
+            &args,
+            |channel, seed, deadline| {
+                play_client(channel, args.clone(), form, seed, deadline, None)
+            },
+        )
+        .await?;
+        peak.print();
+        let half = peak.rate() / 2.0;
+        let pace = Duration::from_secs_f64(args.clients as f64 / half.max(1.0));
+        let paced = run_phase(
+            &format!("Play, {} at {half:.0}/s", form.name()),
+            &args,
+            |channel, seed, deadline| {
+                play_client(channel, args.clone(), form, seed, deadline, Some(pace))
+            },
+        )
+        .await?;
+        paced.print();
+        println!(
+            "Play ({}) / baseline throughput: {:.0}%",
+            form.name(),
+            100.0 * peak.rate() / baseline.rate().max(1.0)
+        );
+    }
     Ok(())
 }

@@ -8,6 +8,7 @@ use pips::proto::{ErrorReason, LegalMovesRequest, PlayRequest, ViewRequest};
 use pips::service::Engine;
 use pips::service::custody::Custody;
 use pips::service::keys::StateKeys;
+use pips::service::packed_codec::encode_packed;
 use pips::service::state_codec::decode_state;
 use prost::Message;
 
@@ -37,11 +38,40 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
         Err(error) if error.reason == expected => {}
         other => return Err(format!("arbitrary bytes as a token gave {other:?}")),
     }
-    let Ok(request) = PlayRequest::decode(bytes) else {
-        return Ok(vec!["UNDECODABLE".to_owned()]);
-    };
+    // The same bytes as an open token (a server without a key): read as a
+    // packed state and checked like any state, or refused.
     let engine = Engine::default();
     let mut reasons = Vec::new();
+    let open = engine.legal_moves(&LegalMovesRequest {
+        state_token: bytes.to_vec(),
+        ..Default::default()
+    });
+    reasons.push(match open {
+        Ok(_) => "OPEN_TOKEN_READ".to_owned(),
+        Err(error) => format!("OPEN_TOKEN_{}", error.reason.as_str_name()),
+    });
+    let Ok(request) = PlayRequest::decode(bytes) else {
+        reasons.push("UNDECODABLE".to_owned());
+        return Ok(reasons);
+    };
+    // A state the server accepts and its packed form are the same game.
+    let by_state = engine.legal_moves(&LegalMovesRequest {
+        state: request.state.clone(),
+        ..Default::default()
+    });
+    if by_state.is_ok() {
+        let game = decode_state(request.state.as_ref(), "state")
+            .map_err(|error| format!("an accepted state does not decode: {error:?}"))?;
+        let by_token = engine.legal_moves(&LegalMovesRequest {
+            state_token: encode_packed(&game).encode_to_vec(),
+            ..Default::default()
+        });
+        if by_state != by_token {
+            return Err(format!(
+                "a state and its packed form differ: {by_state:?} / {by_token:?}"
+            ));
+        }
+    }
     match engine.play(&request) {
         Ok(update) => {
             if let Err(error) = decode_state(update.state.as_ref(), "state") {
@@ -53,11 +83,7 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
         }
         Err(error) => reasons.push(error.reason.as_str_name().to_owned()),
     }
-    let listed = engine.legal_moves(&LegalMovesRequest {
-        state: request.state.clone(),
-        ..Default::default()
-    });
-    if let Ok(listed) = listed {
+    if let Ok(listed) = by_state {
         for mv in listed.legal_moves {
             let played = engine.play(&PlayRequest {
                 state: request.state.clone(),

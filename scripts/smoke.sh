@@ -37,6 +37,9 @@ jq -e '.state.history | length == 1' next.json > /dev/null
 jq -e '.hand | length > 0' view.json > /dev/null
 jq -e '[.. | objects | select(has("boneyard") or has("seed"))] | length == 0' view.json > /dev/null
 grep -q 'NOT_YOUR_TURN' transcript.txt
+jq -e '(.state == null) and (.stateToken | length > 0)' token.json > /dev/null
+jq -e '(.state == null) and (.stateToken | length > 0)' token-next.json > /dev/null
+jq -e --slurpfile readable next.json '.events == $readable[0].events' token-next.json > /dev/null
 # The curl session.
 grep -q '"muggins"' transcript.txt
 jq -e '.legalMoves | length > 0' game.http.json > /dev/null

@@ -318,7 +318,7 @@ async fn json_refusals_of_keyed_states_and_seat_tokens() {
     // 403: a seat's token used for another seat.
     let sealed = new_game(
         &server,
-        json!({ "variant": "draw", "players": 2, "seal": true }),
+        json!({ "variant": "draw", "players": 2, "asToken": true }),
     )
     .await;
     let seat_one = sealed["seatTokens"][1].clone();

@@ -2,17 +2,23 @@
 //! preset, player count and partnership setting of this engine:
 //!
 //! - tiles are conserved at every step (each tile of the set exactly once);
-//! - every reachable state passes the checked constructor unchanged (every
-//!   eighth state and the last of each match in the many-match test);
+//! - every reachable state passes the checked constructor unchanged, and
+//!   comes back unchanged from both wire forms, the readable `GameState` and
+//!   the packed `PackedState` of tokens, through their bytes (every eighth
+//!   state and the last of each match in the many-match test);
 //! - each side's score equals the sum of its score changes;
 //! - every listed legal move is accepted, and every other move of the seat
 //!   to act or of any other seat is refused (the exhaustive check runs on a
 //!   smaller number of matches, since it tries every tile on every end);
 //! - the match always ends.
 
+use pips::proto;
 use pips::rules::presets::{PRESETS, preset};
 use pips::rules::{End, Game, Move, Setup, Tile, TileSet};
+use pips::service::packed_codec::{decode_packed, encode_packed};
+use pips::service::state_codec::{decode_state, encode_state};
 use proptest::prelude::*;
+use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -66,6 +72,19 @@ fn candidate_moves(game: &Game) -> Vec<Move> {
     moves
 }
 
+/// Both wire forms of `game`, encoded to bytes and read back, give `game`.
+fn assert_wire_forms_round_trip(game: &Game) -> Result<(), TestCaseError> {
+    let bytes = encode_state(game).encode_to_vec();
+    let readable = proto::GameState::decode(bytes.as_slice())
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(decode_state(Some(&readable), "state"), Ok(game.clone()));
+    let bytes = encode_packed(game).encode_to_vec();
+    let packed = proto::PackedState::decode(bytes.as_slice())
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(decode_packed(&packed, "state_token"), Ok(game.clone()));
+    Ok(())
+}
+
 /// Plays one random match to its end, checking the invariants at each step.
 fn random_match(
     variant: &str,
@@ -86,6 +105,7 @@ fn random_match(
         // takes it every few moves; the exhaustive one at every move.
         if exhaustive || step % 8 == 0 || game.outcome().is_some() {
             prop_assert_eq!(Game::from_setup(Setup::from(&game)), Ok(game.clone()));
+            assert_wire_forms_round_trip(&game)?;
         }
         game.legal_moves_into(&mut legal);
         if game.outcome().is_some() {

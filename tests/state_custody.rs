@@ -1,5 +1,5 @@
-//! Untrusted clients against the real server: tagged states, sealed tokens,
-//! key rotation, seat tokens, and the limits.
+//! Untrusted clients against the real server: tagged states, sealed and
+//! open tokens, key rotation, seat tokens, and the limits.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -7,6 +7,7 @@ use std::time::Duration;
 use pips::proto;
 use pips::server::Config;
 use pips::service::keys::StateKeys;
+use prost::Message;
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -23,12 +24,12 @@ fn keyed(keys: &str) -> Config {
     }
 }
 
-fn new_game(seal: bool) -> proto::NewGameRequest {
+fn new_game(as_token: bool) -> proto::NewGameRequest {
     proto::NewGameRequest {
         variant: "muggins".to_owned(),
         players: 3,
         seed: Some(12),
-        seal,
+        as_token,
         ..Default::default()
     }
 }
@@ -200,12 +201,147 @@ async fn tokens_rotate_and_other_keys_are_refused() {
         (Code::InvalidArgument, "STATE_CONFLICT".to_owned())
     );
 
-    // Sealing needs a key.
+    // A server without a key neither opens a sealed token nor makes one:
+    // its tokens are open, and a keyed server refuses those.
     let plain_addr = TestServer::start_with(Config::default()).await;
-    let result = plain_addr.client().await.new_game(new_game(true)).await;
+    let result = plain_addr.client().await.play(play(token.clone())).await;
     assert_eq!(
         refusal(result),
-        (Code::FailedPrecondition, "SEALING_UNAVAILABLE".to_owned())
+        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+    );
+    let open = plain_addr
+        .client()
+        .await
+        .new_game(new_game(true))
+        .await
+        .expect("an open token")
+        .into_inner();
+    let result = old_addr.client().await.play(play(open.state_token)).await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+    );
+}
+
+/// Plays a whole match twice on a server without a key, once passing the
+/// readable state along and once passing open tokens, with the same moves:
+/// every answer must be the same but for the form of the state.
+#[tokio::test]
+async fn open_tokens_play_the_same_match_as_readable_states() {
+    let addr = TestServer::start_with(Config::default()).await;
+    let mut engine = addr.client().await;
+    let mut readable = engine
+        .new_game(new_game(false))
+        .await
+        .expect("deal")
+        .into_inner();
+    let mut tokened = engine
+        .new_game(new_game(true))
+        .await
+        .expect("deal")
+        .into_inner();
+    let mut calls = 0;
+    loop {
+        assert!(
+            tokened.state.is_none(),
+            "a token answer has no readable state"
+        );
+        assert!(!tokened.state_token.is_empty());
+        assert!(
+            tokened.seat_tokens.is_empty(),
+            "no seat tokens without a key"
+        );
+        let view_of = |state: Option<proto::GameState>, state_token: Vec<u8>| proto::ViewRequest {
+            state,
+            state_token,
+            seat: 1,
+        };
+        let by_state = engine
+            .view(view_of(readable.state.clone(), Vec::new()))
+            .await
+            .expect("view by state")
+            .into_inner();
+        let by_token = engine
+            .view(view_of(None, tokened.state_token.clone()))
+            .await
+            .expect("view by token")
+            .into_inner();
+        assert_eq!(by_state, by_token, "after {calls} calls");
+        let what = |u: &proto::GameUpdate| {
+            (
+                u.events.clone(),
+                u.score_change.clone(),
+                u.to_act,
+                u.legal_moves.clone(),
+            )
+        };
+        assert_eq!(what(&readable), what(&tokened), "after {calls} calls");
+        let state = readable.state.take().expect("state");
+        let Some(&mv) = readable
+            .legal_moves
+            .get(calls % readable.legal_moves.len().max(1))
+        else {
+            break;
+        };
+        readable = engine
+            .play(proto::PlayRequest {
+                state: Some(state),
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await
+            .expect("play by state")
+            .into_inner();
+        tokened = engine
+            .play(proto::PlayRequest {
+                state_token: tokened.state_token,
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await
+            .expect("play by token")
+            .into_inner();
+        calls += 1;
+    }
+    assert!(calls > 50, "a whole match: {calls} calls");
+    assert!(readable.to_act.is_none(), "the match is over");
+
+    // An open token is checked like a readable state.
+    let mut packed = proto::PackedState::decode(tokened.state_token.as_slice()).expect("packed");
+    packed.boneyard.push(200);
+    let result = engine
+        .legal_moves(proto::LegalMovesRequest {
+            state_token: packed.encode_to_vec(),
+            ..Default::default()
+        })
+        .await;
+    let status = result.expect_err("refused");
+    let info = status
+        .get_error_details()
+        .error_info()
+        .expect("info")
+        .clone();
+    assert_eq!(info.reason, "INVALID_TILE");
+    let field = status
+        .get_error_details()
+        .bad_request()
+        .expect("field")
+        .field_violations[0]
+        .field
+        .clone();
+    assert_eq!(
+        field,
+        format!("state_token.boneyard[{}]", packed.boneyard.len() - 1)
+    );
+    let result = engine
+        .legal_moves(proto::LegalMovesRequest {
+            state_token: b"not a state".to_vec(),
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(
+        refusal(result),
+        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
     );
 }
 

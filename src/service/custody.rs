@@ -1,8 +1,8 @@
-//! Custody of the state between calls: reading a state or a sealed token
-//! from a request, and writing one into an answer. Without a state key the
-//! readable state travels as it is; with one, readable states carry an
-//! authentication tag and an encrypted seed, and sealed tokens carry the
-//! whole state encrypted.
+//! Custody of the state between calls: reading a state or a token from a
+//! request, and writing one into an answer. Without a state key the readable
+//! state travels as it is and tokens are open (the packed state in plain
+//! bytes); with one, readable states carry an authentication tag and an
+//! encrypted seed, and tokens are sealed: the packed state encrypted.
 
 use std::sync::Arc;
 
@@ -16,12 +16,14 @@ use crate::rules::{Game, Seat};
 
 use super::error::ApiError;
 use super::keys::StateKeys;
+use super::packed_codec::{decode_packed, encode_packed};
 use super::state_codec::{decode_state, encode_state};
 
 /// What the sender of a state may see and do.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Authority {
-    /// Everything: a readable state, or a full-authority token.
+    /// Everything: a readable state, an open token or a full-authority
+    /// sealed token.
     Full,
     /// One seat's information and moves only: a seat token.
     Seat(Seat),
@@ -77,13 +79,9 @@ impl Custody {
         }
     }
 
-    fn keys_for_sealing(&self) -> Result<&StateKeys, ApiError> {
-        self.keys.as_deref().ok_or_else(|| ApiError {
-            code: Code::FailedPrecondition,
-            reason: ErrorReason::SealingUnavailable,
-            field: "seal".to_owned(),
-            message: "this server has no state key, so it cannot seal states".to_owned(),
-        })
+    /// Whether tokens are sealed (and seat tokens can be issued).
+    pub fn seals_tokens(&self) -> bool {
+        self.keys.is_some()
     }
 
     /// The seed of a new game: the one asked for (or a random one), and,
@@ -160,10 +158,16 @@ impl Custody {
     }
 
     fn read_token(&self, token: &[u8]) -> Result<(Game, Authority), ApiError> {
-        let keys = self
-            .keys
-            .as_deref()
-            .ok_or_else(|| token_error("state_token", "this server has no state key"))?;
+        let Some(keys) = self.keys.as_deref() else {
+            let packed = proto::PackedState::decode(token).map_err(|_| {
+                token_error(
+                    "state_token",
+                    "not an open token: the bytes are not a PackedState \
+                     (this server has no state key, so it neither makes nor opens sealed tokens)",
+                )
+            })?;
+            return Ok((decode_packed(&packed, "state_token")?, Authority::Full));
+        };
         let plaintext = keys.open_token(token).map_err(|_| {
             token_error(
                 "state_token",
@@ -172,7 +176,11 @@ impl Custody {
         })?;
         let sealed = proto::SealedState::decode(plaintext.as_slice())
             .map_err(|_| token_error("state_token", "the token's contents are unreadable"))?;
-        let game = decode_state(sealed.state.as_ref(), "state_token.state")?;
+        let packed = sealed
+            .state
+            .as_ref()
+            .ok_or_else(|| token_error("state_token", "the token holds no state"))?;
+        let game = decode_packed(packed, "state_token.state")?;
         let authority = match sealed.seat {
             None => Authority::Full,
             Some(seat) => Authority::Seat(
@@ -199,11 +207,20 @@ impl Custody {
         Ok(state)
     }
 
-    /// A sealed token of `game` for `authority`.
+    /// A token of `game` for `authority`: sealed with a key; without one,
+    /// open, and only for full authority (a seat token that anyone could
+    /// forge would protect nothing).
     pub fn write_token(&self, game: &Game, authority: Authority) -> Result<Vec<u8>, ApiError> {
-        let keys = self.keys_for_sealing()?;
+        let Some(keys) = self.keys.as_deref() else {
+            return match authority {
+                Authority::Full => Ok(encode_packed(game).encode_to_vec()),
+                Authority::Seat(_) => {
+                    Err(sealing_error("seat tokens need a server with a state key"))
+                }
+            };
+        };
         let sealed = proto::SealedState {
-            state: Some(encode_state(game)),
+            state: Some(encode_packed(game)),
             seat: match authority {
                 Authority::Full => None,
                 Authority::Seat(seat) => Some(u32::from(seat)),
@@ -211,10 +228,5 @@ impl Custody {
         };
         keys.seal_token(&sealed.encode_to_vec())
             .map_err(|e| sealing_error(format!("cannot seal the state: {e}")))
-    }
-
-    /// Fails unless sealing is possible.
-    pub fn check_can_seal(&self) -> Result<(), ApiError> {
-        self.keys_for_sealing().map(|_| ())
     }
 }

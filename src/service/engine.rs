@@ -54,21 +54,24 @@ impl Engine {
     }
 
     /// Fills in the state of an answer for `authority`: the readable state,
-    /// or (when sealing) a token, plus seat tokens for a full-authority one.
+    /// or a token, plus (when tokens are sealed) seat tokens for a
+    /// full-authority one.
     fn deliver(
         &self,
         game: &Game,
         mut update: proto::GameUpdate,
         authority: Authority,
-        seal: bool,
+        as_token: bool,
     ) -> Result<proto::GameUpdate, ApiError> {
-        match (authority, seal) {
+        match (authority, as_token) {
             (Authority::Full, false) => update.state = Some(self.custody.write_state(game)?),
             (Authority::Full, true) => {
                 update.state_token = self.custody.write_token(game, Authority::Full)?;
-                update.seat_tokens = (0..game.players())
-                    .map(|seat| self.custody.write_token(game, Authority::Seat(seat)))
-                    .collect::<Result<_, _>>()?;
+                if self.custody.seals_tokens() {
+                    update.seat_tokens = (0..game.players())
+                        .map(|seat| self.custody.write_token(game, Authority::Seat(seat)))
+                        .collect::<Result<_, _>>()?;
+                }
             }
             (Authority::Seat(_), _) => {
                 update.state_token = self.custody.write_token(game, authority)?;
@@ -110,15 +113,12 @@ impl Engine {
         let overrides = request.rules.unwrap_or_default();
         let base = preset.rules(players, overrides.partnerships);
         let rules = decode_rules(&overrides, Some(&base), "rules")?;
-        if request.seal {
-            self.custody.check_can_seal()?;
-        }
         let seed = self.custody.deal_seed(request.seed)?;
         let (game, events) = Game::new(preset.id, rules, players, seed)
             .map_err(|e| ApiError::from_rules(e, "rules"))?;
         let score_change = vec![0; game.scores().len()];
         let update = encode_update(&game, &events, score_change, None);
-        self.deliver(&game, update, Authority::Full, request.seal)
+        self.deliver(&game, update, Authority::Full, request.as_token)
     }
 
     /// Applies one move.
@@ -132,14 +132,11 @@ impl Engine {
                 return Err(not_permitted("move.seat", seat));
             }
         }
-        let seal = request.seal || !request.state_token.is_empty();
-        if seal {
-            self.custody.check_can_seal()?;
-        }
+        let as_token = request.as_token || !request.state_token.is_empty();
         let report = game.play(mv)?;
         let viewer = authority.seat();
         let update = encode_update(&game, &report.events, report.score_change, viewer);
-        self.deliver(&game, update, authority, seal)
+        self.deliver(&game, update, authority, as_token)
     }
 
     /// Lists the legal moves.

@@ -17,6 +17,7 @@ pub mod error;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;
+pub mod packed_codec;
 pub mod rules_codec;
 pub mod state_codec;
 

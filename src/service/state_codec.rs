@@ -90,7 +90,7 @@ fn encode_end(end: Option<End>) -> i32 {
         .into()
 }
 
-fn decode_spinner(
+pub(super) fn decode_spinner(
     spinner: Option<&proto::SpinnerPosition>,
     field: &str,
 ) -> Result<Option<SpinnerAt>, ApiError> {
@@ -115,7 +115,7 @@ fn decode_spinner(
     }
 }
 
-fn encode_spinner(spinner: Option<SpinnerAt>) -> Option<proto::SpinnerPosition> {
+pub(super) fn encode_spinner(spinner: Option<SpinnerAt>) -> Option<proto::SpinnerPosition> {
     spinner.map(|at| match at {
         SpinnerAt::Lead => proto::SpinnerPosition {
             arm: encode_end(None),
@@ -180,10 +180,15 @@ fn decode_arm(
         .collect()
 }
 
-fn decode_outcome(state: &proto::GameState, prefix: &str) -> Result<Option<Outcome>, ApiError> {
+/// How the match stands, from its `phase` and `result` fields at `prefix`.
+pub(super) fn decode_outcome(
+    phase: i32,
+    result: Option<&proto::MatchResult>,
+    prefix: &str,
+) -> Result<Option<Outcome>, ApiError> {
     let phase_field = format!("{prefix}.phase");
-    match proto::Phase::try_from(state.phase) {
-        Ok(proto::Phase::Playing) => match state.result {
+    match proto::Phase::try_from(phase) {
+        Ok(proto::Phase::Playing) => match result {
             None => Ok(None),
             Some(_) => Err(ApiError::invalid(
                 ErrorReason::InconsistentState,
@@ -192,10 +197,7 @@ fn decode_outcome(state: &proto::GameState, prefix: &str) -> Result<Option<Outco
             )),
         },
         Ok(proto::Phase::MatchOver) => {
-            let result = state
-                .result
-                .as_ref()
-                .ok_or_else(|| ApiError::missing(format!("{prefix}.result")))?;
+            let result = result.ok_or_else(|| ApiError::missing(format!("{prefix}.result")))?;
             Ok(Some(match result.winner {
                 None => Outcome::Draw,
                 Some(side) => Outcome::Winner(u8::try_from(side).map_err(|_| {
@@ -211,30 +213,42 @@ fn decode_outcome(state: &proto::GameState, prefix: &str) -> Result<Option<Outco
         Err(_) => Err(ApiError::invalid(
             ErrorReason::InconsistentState,
             phase_field,
-            format!("{} is not a Phase", state.phase),
+            format!("{phase} is not a Phase"),
         )),
     }
+}
+
+/// Fails unless a state at `prefix` is written in the format this server
+/// reads.
+pub(super) fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
+    if version == FORMAT_VERSION {
+        return Ok(());
+    }
+    Err(ApiError::invalid(
+        ErrorReason::UnsupportedFormatVersion,
+        format!("{prefix}.format_version"),
+        format!(
+            "format version {version} is not read by this server, which reads {FORMAT_VERSION}"
+        ),
+    ))
+}
+
+/// The rules of a state at `prefix` (every field must be set).
+pub(super) fn decode_state_rules(
+    rules: Option<&proto::Rules>,
+    prefix: &str,
+) -> Result<crate::rules::Rules, ApiError> {
+    let field = format!("{prefix}.rules");
+    let rules = rules.ok_or_else(|| ApiError::missing(&field))?;
+    decode_rules(rules, None, &field)
 }
 
 /// The state at `prefix` in a request, fully checked.
 pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Game, ApiError> {
     let state = state.ok_or_else(|| ApiError::missing(prefix))?;
     let field = |name: &str| format!("{prefix}.{name}");
-    if state.format_version != FORMAT_VERSION {
-        return Err(ApiError::invalid(
-            ErrorReason::UnsupportedFormatVersion,
-            field("format_version"),
-            format!(
-                "format version {} is not read by this server, which reads {FORMAT_VERSION}",
-                state.format_version
-            ),
-        ));
-    }
-    let rules = state
-        .rules
-        .as_ref()
-        .ok_or_else(|| ApiError::missing(field("rules")))?;
-    let rules = decode_rules(rules, None, &field("rules"))?;
+    check_format_version(state.format_version, prefix)?;
+    let rules = decode_state_rules(state.rules.as_ref(), prefix)?;
     let hands = state
         .hands
         .iter()
@@ -255,12 +269,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .collect::<Result<Vec<_>, _>>()?;
     let empty_layout = proto::Layout::default();
     let layout = state.layout.as_ref().unwrap_or(&empty_layout);
-    let history = state
-        .history
-        .iter()
-        .enumerate()
-        .map(|(i, &code)| decode_history_code(code, &|| field(&format!("history[{i}]"))))
-        .collect::<Result<Vec<_>, ApiError>>()?;
+    let history = decode_history(&state.history, &field("history"))?;
     let setup = Setup {
         variant: state.variant.clone(),
         rules,
@@ -282,7 +291,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
             field("required_lead")
         })?,
         drew_this_turn: state.drew_this_turn,
-        outcome: decode_outcome(state, prefix)?,
+        outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))?;
@@ -335,7 +344,7 @@ const END_SHIFT: u32 = 12;
 const HAND_SHIFT: u32 = 15;
 
 /// One history entry as its packed number.
-fn encode_history_code(entry: &HistoryEntry) -> u32 {
+pub(super) fn encode_history_code(entry: &HistoryEntry) -> u32 {
     let (action, tile, end) = match entry.mv.action {
         Action::Play { tile, end } => (0, tile.index(), encode_end(end) as u32),
         Action::Draw => (1, 0, 0),
@@ -346,6 +355,27 @@ fn encode_history_code(entry: &HistoryEntry) -> u32 {
         | tile << TILE_SHIFT
         | end << END_SHIFT
         | entry.hand << HAND_SHIFT
+}
+
+/// A tile given by its index (high*(high+1)/2 + low) at `field`.
+pub(super) fn decode_tile_index(index: u32, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
+    if index >= TileSet::full(MAX_PIP_LIMIT).len() {
+        return Err(ApiError::invalid(
+            ErrorReason::InvalidTile,
+            field(),
+            format!("tile index {index} is beyond double-{MAX_PIP_LIMIT}"),
+        ));
+    }
+    Ok(Tile::from_index(index))
+}
+
+/// A packed history at `field`, unpacked.
+pub(super) fn decode_history(codes: &[u32], field: &str) -> Result<Vec<HistoryEntry>, ApiError> {
+    codes
+        .iter()
+        .enumerate()
+        .map(|(i, &code)| decode_history_code(code, &|| format!("{field}[{i}]")))
+        .collect()
 }
 
 /// A packed history number at `field`, unpacked.
@@ -362,16 +392,10 @@ fn decode_history_code(code: u32, field: &impl Fn() -> String) -> Result<History
     let (tile, end) = (bits(TILE_SHIFT, 7), bits(END_SHIFT, 3));
     let action = match bits(0, ACTION_BITS) {
         0 => {
-            if tile >= TileSet::full(MAX_PIP_LIMIT).len() {
-                return Err(ApiError::invalid(
-                    ErrorReason::InvalidTile,
-                    field(),
-                    format!("tile index {tile} is beyond double-{MAX_PIP_LIMIT}"),
-                ));
-            }
+            let tile = decode_tile_index(tile, field)?;
             let end = i32::try_from(end).map_err(|_| malformed("end"))?;
             Action::Play {
-                tile: Tile::from_index(tile),
+                tile,
                 end: decode_end(end, field, ErrorReason::MalformedMove)?,
             }
         }
@@ -433,7 +457,7 @@ fn encode_open_ends(game: &Game) -> Vec<proto::OpenEnd> {
         .collect()
 }
 
-fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
+pub(super) fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
     proto::MatchResult {
         winner: match outcome {
             Outcome::Winner(side) => Some(u32::from(side)),
@@ -442,7 +466,7 @@ fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
     }
 }
 
-fn encode_phase(game: &Game) -> i32 {
+pub(super) fn encode_phase(game: &Game) -> i32 {
     match game.outcome() {
         None => proto::Phase::Playing,
         Some(_) => proto::Phase::MatchOver,

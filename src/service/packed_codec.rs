@@ -1,0 +1,195 @@
+//! The packed form of a game state (`PackedState`, the contents of a state
+//! token) ⇄ the rules' game. The packed form holds what the readable
+//! `GameState` holds with one byte per tile and nothing nested per tile, so
+//! that a caller who only sends states back (a bot, a load test, a backend
+//! storing tokens) pays for neither side's parsing of a readable state.
+//!
+//! As with the readable form, decoding only turns wire values into rule
+//! values; every rule of consistency is checked by [`Game::from_setup`].
+
+use crate::proto;
+use crate::rules::{End, Game, Placed, Setup, Tile};
+
+use super::error::ApiError;
+use super::rules_codec::encode_rules;
+use super::state_codec::{
+    FORMAT_VERSION, check_format_version, decode_history, decode_outcome, decode_spinner,
+    decode_state_rules, decode_tile_index, encode_history_code, encode_outcome, encode_phase,
+    encode_spinner,
+};
+
+/// A tile's byte: its index (at most 90, so it always fits).
+fn tile_byte(tile: Tile) -> u8 {
+    u8::try_from(tile.index()).unwrap_or(u8::MAX)
+}
+
+/// A placed tile's byte: its index times two, plus one when its smaller
+/// half is the inner one.
+fn placed_byte(placed: Placed) -> u8 {
+    tile_byte(placed.tile())
+        .saturating_mul(2)
+        .saturating_add(u8::from(placed.inner < placed.outer))
+}
+
+fn decode_tiles(bytes: &[u8], field: &str) -> Result<Vec<Tile>, ApiError> {
+    bytes
+        .iter()
+        .enumerate()
+        .map(|(i, &byte)| decode_tile_index(u32::from(byte), &|| format!("{field}[{i}]")))
+        .collect()
+}
+
+fn decode_arm(bytes: &[u8], field: &str) -> Result<Vec<Placed>, ApiError> {
+    bytes
+        .iter()
+        .enumerate()
+        .map(|(i, &byte)| {
+            let tile = decode_tile_index(u32::from(byte >> 1), &|| format!("{field}[{i}]"))?;
+            let (inner, outer) = if byte & 1 == 1 {
+                (tile.low(), tile.high())
+            } else {
+                (tile.high(), tile.low())
+            };
+            Ok(Placed { inner, outer })
+        })
+        .collect()
+}
+
+fn decode_optional_tile(index: Option<u32>, field: &str) -> Result<Option<Tile>, ApiError> {
+    index
+        .map(|index| decode_tile_index(index, &|| field.to_owned()))
+        .transpose()
+}
+
+/// The packed state at `prefix` (`state_token`), fully checked.
+pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, ApiError> {
+    let field = |name: &str| format!("{prefix}.{name}");
+    check_format_version(state.format_version, prefix)?;
+    let setup = Setup {
+        variant: state.variant.clone(),
+        rules: decode_state_rules(state.rules.as_ref(), prefix)?,
+        players: state.players,
+        seed: state.seed,
+        hand_number: state.hand_number,
+        hands: state
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(seat, hand)| decode_tiles(hand, &field(&format!("hands[{seat}]"))))
+            .collect::<Result<_, _>>()?,
+        boneyard: decode_tiles(&state.boneyard, &field("boneyard"))?,
+        lead: decode_optional_tile(state.lead, &field("lead"))?,
+        left: decode_arm(&state.left, &field("left"))?,
+        right: decode_arm(&state.right, &field("right"))?,
+        up: decode_arm(&state.up, &field("up"))?,
+        down: decode_arm(&state.down, &field("down"))?,
+        spinner: decode_spinner(state.spinner.as_ref(), &field("spinner"))?,
+        scores: state.scores.clone(),
+        to_act: state.to_act,
+        hand_leader: state.hand_leader,
+        required_lead: decode_optional_tile(state.required_lead, &field("required_lead"))?,
+        drew_this_turn: state.drew_this_turn,
+        outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
+        history: decode_history(&state.history, &field("history"))?,
+    };
+    Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))
+}
+
+/// The complete state, packed.
+pub fn encode_packed(game: &Game) -> proto::PackedState {
+    let layout = game.layout();
+    let arm = |end| layout.arm(end).iter().copied().map(placed_byte).collect();
+    proto::PackedState {
+        format_version: FORMAT_VERSION,
+        variant: game.variant().to_owned(),
+        rules: Some(encode_rules(game.rules())),
+        players: u32::from(game.players()),
+        seed: game.seed(),
+        hand_number: game.hand_number(),
+        hands: (0..game.players())
+            .map(|seat| game.hand(seat).iter().map(tile_byte).collect())
+            .collect(),
+        boneyard: game.boneyard().map(tile_byte).collect(),
+        lead: layout.lead().map(Tile::index),
+        left: arm(End::Left),
+        right: arm(End::Right),
+        up: arm(End::Up),
+        down: arm(End::Down),
+        spinner: encode_spinner(layout.spinner()),
+        scores: game.scores().to_vec(),
+        to_act: u32::from(game.to_act()),
+        hand_leader: u32::from(game.hand_leader()),
+        required_lead: game.required_lead().map(Tile::index),
+        phase: encode_phase(game),
+        result: game.outcome().map(encode_outcome),
+        history: game.history().iter().map(encode_history_code).collect(),
+        drew_this_turn: game.drew_this_turn(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::ErrorReason;
+    use crate::rules::presets::preset;
+
+    /// A muggins game a few moves in, packed.
+    fn packed_game() -> (Game, proto::PackedState) {
+        let muggins = preset("muggins").expect("preset");
+        let (mut game, _) = Game::new("muggins", muggins.rules(2, None), 2, 9).expect("valid");
+        for _ in 0..6 {
+            let mv = game.legal_moves()[0];
+            game.play(mv).expect("legal");
+        }
+        let packed = encode_packed(&game);
+        (game, packed)
+    }
+
+    #[test]
+    fn placed_tiles_keep_their_orientation() {
+        let (game, packed) = packed_game();
+        let placed = game
+            .layout()
+            .arm(End::Left)
+            .iter()
+            .chain(game.layout().arm(End::Right));
+        let bytes = packed.left.iter().chain(&packed.right);
+        for (placed, &byte) in placed.zip(bytes) {
+            assert_eq!(u32::from(byte >> 1), placed.tile().index());
+            assert_eq!(byte & 1 == 1, placed.inner < placed.outer, "{placed:?}");
+        }
+        assert_eq!(decode_packed(&packed, "state_token"), Ok(game));
+    }
+
+    /// One way to spoil a packed state.
+    type Breakage = fn(&mut proto::PackedState);
+
+    #[test]
+    fn bytes_beyond_the_largest_set_name_their_field() {
+        let (_, packed) = packed_game();
+        let cases: [(&str, Breakage); 4] = [
+            ("state_token.hands[1][0]", |p| p.hands[1][0] = 91),
+            ("state_token.left[0]", |p| p.left.insert(0, 2 * 91)),
+            ("state_token.lead", |p| p.lead = Some(1000)),
+            ("state_token.history[0]", |p| p.history[0] = 127 << 5),
+        ];
+        for (field, break_it) in cases {
+            let mut broken = packed.clone();
+            break_it(&mut broken);
+            let error = decode_packed(&broken, "state_token").expect_err(field);
+            assert_eq!(
+                (error.reason, error.field.as_str()),
+                (ErrorReason::InvalidTile, field)
+            );
+        }
+    }
+
+    #[test]
+    fn an_impossible_packed_game_is_refused_like_a_readable_one() {
+        let (_, mut packed) = packed_game();
+        let tile = packed.hands[0][0];
+        packed.boneyard.push(tile);
+        let error = decode_packed(&packed, "state_token").expect_err("duplicated");
+        assert_eq!(error.reason, ErrorReason::TileDuplicated);
+    }
+}
