@@ -235,11 +235,15 @@ impl Game {
         let mut last_hand = 0;
         let mut played_this_hand = TileSet::EMPTY;
         for (i, entry) in setup.history.iter().enumerate() {
-            seat(
-                u32::from(entry.mv.seat),
-                || format!("history[{i}].move.seat"),
-                players,
-            )?;
+            // (The error is built only when needed: this loop runs for every
+            // move of the match on every call.)
+            if entry.mv.seat >= players {
+                seat(
+                    u32::from(entry.mv.seat),
+                    || format!("history[{i}].move.seat"),
+                    players,
+                )?;
+            }
             if entry.hand < last_hand || entry.hand > setup.hand_number {
                 return Err(SetupError::inconsistent(
                     format!("history[{i}].hand"),

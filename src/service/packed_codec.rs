@@ -7,16 +7,20 @@
 //! As with the readable form, decoding only turns wire values into rule
 //! values; every rule of consistency is checked by [`Game::from_setup`].
 
-use crate::proto;
-use crate::rules::{End, Game, Placed, Setup, Tile};
+use crate::proto::{self, ErrorReason};
+use crate::rules::tile::MAX_PIP_LIMIT;
+use crate::rules::{End, Game, HistoryEntry, Placed, Setup, Tile, TileSet};
 
 use super::error::ApiError;
 use super::rules_codec::encode_rules;
 use super::state_codec::{
-    FORMAT_VERSION, check_format_version, decode_history, decode_outcome, decode_spinner,
-    decode_state_rules, decode_tile_index, encode_history_code, encode_outcome, encode_phase,
-    encode_spinner,
+    FORMAT_VERSION, check_format_version, decode_outcome, decode_spinner, decode_state_rules,
+    decode_tile_index, encode_history_code, encode_outcome, encode_phase, encode_spinner,
+    unpack_history_code,
 };
+
+/// Tiles in the largest set (double-twelve): indices are below this.
+const TILE_COUNT: u32 = TileSet::full(MAX_PIP_LIMIT).len();
 
 /// A tile's byte: its index (at most 90, so it always fits).
 fn tile_byte(tile: Tile) -> u8 {
@@ -31,39 +35,153 @@ fn placed_byte(placed: Placed) -> u8 {
         .saturating_add(u8::from(placed.inner < placed.outer))
 }
 
-fn decode_tiles(bytes: &[u8], field: &str) -> Result<Vec<Tile>, ApiError> {
-    bytes
+/// The first byte of `bytes` whose tile index (`byte >> shift`) is beyond
+/// the largest set, refused at `field[i]`. (Checked in one pass before
+/// decoding, so that the decoding loops carry no errors.)
+fn check_indices(bytes: &[u8], shift: u32, field: &dyn Fn() -> String) -> Result<(), ApiError> {
+    match bytes
         .iter()
-        .enumerate()
-        .map(|(i, &byte)| decode_tile_index(u32::from(byte), &|| format!("{field}[{i}]")))
-        .collect()
+        .position(|&byte| u32::from(byte >> shift) >= TILE_COUNT)
+    {
+        None => Ok(()),
+        Some(i) => {
+            let index = u32::from(bytes.get(i).map_or(0, |&byte| byte >> shift));
+            decode_tile_index(index, &|| format!("{}[{i}]", field())).map(|_| ())
+        }
+    }
 }
 
-fn decode_arm(bytes: &[u8], field: &str) -> Result<Vec<Placed>, ApiError> {
-    bytes
+/// Tiles given as one byte each at `field`.
+fn decode_tiles(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Tile>, ApiError> {
+    check_indices(bytes, 0, field)?;
+    Ok(bytes
         .iter()
-        .enumerate()
-        .map(|(i, &byte)| {
-            let tile = decode_tile_index(u32::from(byte >> 1), &|| format!("{field}[{i}]"))?;
-            let (inner, outer) = if byte & 1 == 1 {
-                (tile.low(), tile.high())
+        .map(|&byte| Tile::from_index(u32::from(byte)))
+        .collect())
+}
+
+/// An arm given as one byte per placed tile at `field`.
+fn decode_arm(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Placed>, ApiError> {
+    check_indices(bytes, 1, field)?;
+    Ok(bytes
+        .iter()
+        .map(|&byte| {
+            let tile = Tile::from_index(u32::from(byte >> 1));
+            if byte & 1 == 1 {
+                Placed {
+                    inner: tile.low(),
+                    outer: tile.high(),
+                }
             } else {
-                (tile.high(), tile.low())
-            };
-            Ok(Placed { inner, outer })
+                Placed {
+                    inner: tile.high(),
+                    outer: tile.low(),
+                }
+            }
         })
-        .collect()
+        .collect())
 }
 
-fn decode_optional_tile(index: Option<u32>, field: &str) -> Result<Option<Tile>, ApiError> {
+fn decode_optional_tile(
+    index: Option<u32>,
+    field: &dyn Fn() -> String,
+) -> Result<Option<Tile>, ApiError> {
     index
-        .map(|index| decode_tile_index(index, &|| field.to_owned()))
+        .map(|index| decode_tile_index(index, &|| field()))
         .transpose()
+}
+
+/// A move's two history bytes as the packed history number of
+/// `GameState.history` (hand 0), so that both forms share one unpacking.
+fn history_code(first: u8, second: u8) -> u32 {
+    u32::from(first & 0x1f) | u32::from(second) << 5 | u32::from(first >> 5) << 12
+}
+
+/// A history entry's two bytes (see `PackedState.history`).
+fn history_bytes(entry: &HistoryEntry) -> [u8; 2] {
+    let code = encode_history_code(entry);
+    let byte = |value: u32| u8::try_from(value & 0xff).unwrap_or(0);
+    [
+        byte(code & 0x1f | (code >> 12 & 7) << 5),
+        byte(code >> 5 & 0x7f),
+    ]
+}
+
+/// The history given as `moves` (two bytes each) and `hands` (runs of
+/// hand number and count) at `prefix`.
+fn decode_history(
+    moves: &[u8],
+    hands: &[u32],
+    prefix: &str,
+) -> Result<Vec<HistoryEntry>, ApiError> {
+    let inconsistent = |field: &str, message: &str| {
+        ApiError::invalid(
+            ErrorReason::InconsistentState,
+            format!("{prefix}.{field}"),
+            message,
+        )
+    };
+    if moves.len() % 2 != 0 {
+        return Err(inconsistent("history", "two bytes per move"));
+    }
+    if hands.len() % 2 != 0 {
+        return Err(inconsistent(
+            "history_hands",
+            "pairs of hand number and number of moves",
+        ));
+    }
+    // Room for the move about to be played, so that it does not regrow.
+    let mut history = Vec::with_capacity(moves.len() / 2 + 2);
+    let mut pairs = moves.chunks_exact(2);
+    for run in hands.chunks_exact(2) {
+        let &[hand, count] = run else { continue };
+        for _ in 0..count {
+            let Some(&[first, second]) = pairs.next() else {
+                return Err(inconsistent(
+                    "history_hands",
+                    "the runs count more moves than the history holds",
+                ));
+            };
+            let code = history_code(first, second);
+            match unpack_history_code(code) {
+                Ok(entry) => history.push(HistoryEntry { hand, ..entry }),
+                Err(fault) => {
+                    let field = format!("{prefix}.history[{}]", history.len());
+                    return Err(fault.error(code, field));
+                }
+            }
+        }
+    }
+    if pairs.next().is_some() {
+        return Err(inconsistent(
+            "history_hands",
+            "the runs count fewer moves than the history holds",
+        ));
+    }
+    Ok(history)
+}
+
+/// A history as its bytes and its runs of hands.
+fn encode_history(history: &[HistoryEntry]) -> (Vec<u8>, Vec<u32>) {
+    let mut moves = Vec::with_capacity(history.len() * 2);
+    let mut hands: Vec<u32> = Vec::new();
+    for entry in history {
+        moves.extend(history_bytes(entry));
+        match hands
+            .len()
+            .checked_sub(2)
+            .and_then(|at| hands.get_mut(at..))
+        {
+            Some([hand, count]) if *hand == entry.hand => *count += 1,
+            _ => hands.extend([entry.hand, 1]),
+        }
+    }
+    (moves, hands)
 }
 
 /// The packed state at `prefix` (`state_token`), fully checked.
 pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, ApiError> {
-    let field = |name: &str| format!("{prefix}.{name}");
+    let field = |name: &'static str| move || format!("{prefix}.{name}");
     check_format_version(state.format_version, prefix)?;
     let setup = Setup {
         variant: state.variant.clone(),
@@ -75,7 +193,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
             .hands
             .iter()
             .enumerate()
-            .map(|(seat, hand)| decode_tiles(hand, &field(&format!("hands[{seat}]"))))
+            .map(|(seat, hand)| decode_tiles(hand, &|| format!("{prefix}.hands[{seat}]")))
             .collect::<Result<_, _>>()?,
         boneyard: decode_tiles(&state.boneyard, &field("boneyard"))?,
         lead: decode_optional_tile(state.lead, &field("lead"))?,
@@ -90,7 +208,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         required_lead: decode_optional_tile(state.required_lead, &field("required_lead"))?,
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
-        history: decode_history(&state.history, &field("history"))?,
+        history: decode_history(&state.history, &state.history_hands, prefix)?,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))
 }
@@ -99,6 +217,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
 pub fn encode_packed(game: &Game) -> proto::PackedState {
     let layout = game.layout();
     let arm = |end| layout.arm(end).iter().copied().map(placed_byte).collect();
+    let (history, history_hands) = encode_history(game.history());
     proto::PackedState {
         format_version: FORMAT_VERSION,
         variant: game.variant().to_owned(),
@@ -122,15 +241,15 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         required_lead: game.required_lead().map(Tile::index),
         phase: encode_phase(game),
         result: game.outcome().map(encode_outcome),
-        history: game.history().iter().map(encode_history_code).collect(),
+        history,
         drew_this_turn: game.drew_this_turn(),
+        history_hands,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::ErrorReason;
     use crate::rules::presets::preset;
 
     /// A muggins game a few moves in, packed.
@@ -171,17 +290,40 @@ mod tests {
             ("state_token.hands[1][0]", |p| p.hands[1][0] = 91),
             ("state_token.left[0]", |p| p.left.insert(0, 2 * 91)),
             ("state_token.lead", |p| p.lead = Some(1000)),
-            ("state_token.history[0]", |p| p.history[0] = 127 << 5),
+            ("state_token.history[0]", |p| p.history[1] = 127),
         ];
-        for (field, break_it) in cases {
+        assert_refused(&packed, &cases, ErrorReason::InvalidTile);
+    }
+
+    /// Each breakage of `packed` is refused for `reason` at its field.
+    fn assert_refused(
+        packed: &proto::PackedState,
+        cases: &[(&str, Breakage)],
+        reason: ErrorReason,
+    ) {
+        for &(field, break_it) in cases {
             let mut broken = packed.clone();
             break_it(&mut broken);
             let error = decode_packed(&broken, "state_token").expect_err(field);
-            assert_eq!(
-                (error.reason, error.field.as_str()),
-                (ErrorReason::InvalidTile, field)
-            );
+            assert_eq!((error.reason, error.field.as_str()), (reason, field));
         }
+    }
+
+    #[test]
+    fn the_history_runs_must_cover_the_history_exactly() {
+        let (game, packed) = packed_game();
+        assert_eq!(packed.history.len(), 2 * game.history().len());
+        assert_eq!(packed.history_hands, [1, 6]);
+        let cases: [(&str, Breakage); 4] = [
+            ("state_token.history", |p| p.history.push(0)),
+            ("state_token.history_hands", |p| p.history_hands.push(2)),
+            ("state_token.history_hands", |p| p.history_hands[1] = 7),
+            ("state_token.history_hands", |p| p.history_hands[1] = 5),
+        ];
+        assert_refused(&packed, &cases, ErrorReason::InconsistentState);
+        let mut two_runs = packed.clone();
+        two_runs.history_hands = vec![1, 2, 1, 4];
+        assert_eq!(decode_packed(&two_runs, "state_token"), Ok(game));
     }
 
     #[test]

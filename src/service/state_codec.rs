@@ -92,11 +92,15 @@ fn encode_end(end: Option<End>) -> i32 {
 
 pub(super) fn decode_spinner(
     spinner: Option<&proto::SpinnerPosition>,
-    field: &str,
+    field: &dyn Fn() -> String,
 ) -> Result<Option<SpinnerAt>, ApiError> {
     let Some(spinner) = spinner else {
         return Ok(None);
     };
+    if spinner.arm == i32::from(proto::End::Unspecified) && spinner.index == 0 {
+        return Ok(Some(SpinnerAt::Lead));
+    }
+    let field = &field();
     let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field, message);
     match decode_end(
         spinner.arm,
@@ -186,7 +190,7 @@ pub(super) fn decode_outcome(
     result: Option<&proto::MatchResult>,
     prefix: &str,
 ) -> Result<Option<Outcome>, ApiError> {
-    let phase_field = format!("{prefix}.phase");
+    let phase_field = || format!("{prefix}.phase");
     match proto::Phase::try_from(phase) {
         Ok(proto::Phase::Playing) => match result {
             None => Ok(None),
@@ -209,10 +213,10 @@ pub(super) fn decode_outcome(
                 })?),
             }))
         }
-        Ok(proto::Phase::Unspecified) => Err(ApiError::missing(phase_field)),
+        Ok(proto::Phase::Unspecified) => Err(ApiError::missing(phase_field())),
         Err(_) => Err(ApiError::invalid(
             ErrorReason::InconsistentState,
-            phase_field,
+            phase_field(),
             format!("{phase} is not a Phase"),
         )),
     }
@@ -283,7 +287,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         right: decode_arm(&layout.right, &|| field("layout.right"))?,
         up: decode_arm(&layout.up, &|| field("layout.up"))?,
         down: decode_arm(&layout.down, &|| field("layout.down"))?,
-        spinner: decode_spinner(layout.spinner.as_ref(), &field("layout.spinner"))?,
+        spinner: decode_spinner(layout.spinner.as_ref(), &|| field("layout.spinner"))?,
         scores: state.scores.clone(),
         to_act: state.to_act,
         hand_leader: state.hand_leader,
@@ -369,40 +373,85 @@ pub(super) fn decode_tile_index(index: u32, field: &impl Fn() -> String) -> Resu
     Ok(Tile::from_index(index))
 }
 
-/// A packed history at `field`, unpacked.
+/// A packed history at `field`, unpacked. (One loop with a small error
+/// type: a `Result` carrying an [`ApiError`] per entry would cost more than
+/// the unpacking.)
 pub(super) fn decode_history(codes: &[u32], field: &str) -> Result<Vec<HistoryEntry>, ApiError> {
-    codes
-        .iter()
-        .enumerate()
-        .map(|(i, &code)| decode_history_code(code, &|| format!("{field}[{i}]")))
-        .collect()
+    // Room for the move about to be played, so that it does not regrow.
+    let mut history = Vec::with_capacity(codes.len() + 2);
+    for (i, &code) in codes.iter().enumerate() {
+        match unpack_history_code(code) {
+            Ok(entry) => history.push(entry),
+            Err(fault) => return Err(fault.error(code, format!("{field}[{i}]"))),
+        }
+    }
+    Ok(history)
 }
 
-/// A packed history number at `field`, unpacked.
-fn decode_history_code(code: u32, field: &impl Fn() -> String) -> Result<HistoryEntry, ApiError> {
+/// Why a packed history number is not a move.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum CodeFault {
+    /// The tile index is beyond the largest set.
+    Tile(u32),
+    /// The end is not an `End` value.
+    End,
+    /// A draw or pass names a tile or an end.
+    NamesTile,
+    /// The action is not play, draw or pass.
+    Action,
+}
+
+impl CodeFault {
+    /// The error for `code` at `field`.
+    #[cold]
+    pub(super) fn error(self, code: u32, field: String) -> ApiError {
+        let malformed = |what: &str| {
+            ApiError::invalid(
+                ErrorReason::MalformedMove,
+                field.clone(),
+                format!("{code} is not a packed move: {what}"),
+            )
+        };
+        match self {
+            CodeFault::Tile(index) => match decode_tile_index(index, &|| field.clone()) {
+                Err(error) => error,
+                Ok(_) => malformed("tile"),
+            },
+            CodeFault::End => malformed(&format!("{} is not an End", (code >> END_SHIFT) & 7)),
+            CodeFault::NamesTile => malformed("a draw or pass names no tile"),
+            CodeFault::Action => malformed("unknown action"),
+        }
+    }
+}
+
+/// One packed history number, unpacked.
+pub(super) fn unpack_history_code(code: u32) -> Result<HistoryEntry, CodeFault> {
     let bits = |shift: u32, width: u32| (code >> shift) & ((1 << width) - 1);
-    let malformed = |what: &str| {
-        ApiError::invalid(
-            ErrorReason::MalformedMove,
-            field(),
-            format!("{code} is not a packed move: {what}"),
-        )
-    };
     let seat = bits(SEAT_SHIFT, 3) as Seat;
     let (tile, end) = (bits(TILE_SHIFT, 7), bits(END_SHIFT, 3));
     let action = match bits(0, ACTION_BITS) {
         0 => {
-            let tile = decode_tile_index(tile, field)?;
-            let end = i32::try_from(end).map_err(|_| malformed("end"))?;
+            if tile >= TileSet::full(MAX_PIP_LIMIT).len() {
+                return Err(CodeFault::Tile(tile));
+            }
+            let end = match end {
+                0 => None,
+                _ => Some(
+                    ENDS.iter()
+                        .find(|&&(_, wire)| wire as u32 == end)
+                        .ok_or(CodeFault::End)?
+                        .0,
+                ),
+            };
             Action::Play {
-                tile,
-                end: decode_end(end, field, ErrorReason::MalformedMove)?,
+                tile: Tile::from_index(tile),
+                end,
             }
         }
-        1 | 2 if tile != 0 || end != 0 => return Err(malformed("a draw or pass names no tile")),
+        1 | 2 if tile != 0 || end != 0 => return Err(CodeFault::NamesTile),
         1 => Action::Draw,
         2 => Action::Pass,
-        _ => return Err(malformed("unknown action")),
+        _ => return Err(CodeFault::Action),
     };
     Ok(HistoryEntry {
         hand: code >> HAND_SHIFT,
@@ -709,7 +758,6 @@ mod tests {
 
     #[test]
     fn malformed_packed_moves_are_refused() {
-        let field = || "state.history[0]".to_owned();
         let cases = [
             (3, ErrorReason::MalformedMove),                   // no such action
             (100 << TILE_SHIFT, ErrorReason::InvalidTile),     // beyond double-12
@@ -718,14 +766,17 @@ mod tests {
             (7 << END_SHIFT, ErrorReason::MalformedMove),      // no such end
         ];
         for (code, reason) in cases {
-            let error = decode_history_code(code, &field).expect_err("refused");
+            let error = decode_history(&[code], "state.history").expect_err("refused");
             assert_eq!(
                 (error.reason, error.field.as_str()),
                 (reason, "state.history[0]"),
                 "{code}"
             );
         }
-        let entry = decode_history_code(1 << SEAT_SHIFT | 2 << HAND_SHIFT | 1, &field);
-        assert_eq!(entry.map(|e| (e.hand, e.mv)), Ok((2, Move::draw(1))));
+        let entry = decode_history(&[1 << SEAT_SHIFT | 2 << HAND_SHIFT | 1], "state.history");
+        assert_eq!(
+            entry.map(|e| e.iter().map(|e| (e.hand, e.mv)).collect()),
+            Ok(vec![(2, Move::draw(1))])
+        );
     }
 }
