@@ -7,6 +7,10 @@
 //!    (`NewGame`, then `Play` with a random legal move until the match ends);
 //! 3. `Play` paced at half of the peak found in 2.
 //!
+//! Phases 1 and 2 alternate for `--rounds` rounds and the ratio of 2 to 1
+//! is reported as the median over the rounds, since a shared machine's
+//! speed drifts; phase 3 runs once, at half of the median peak.
+//!
 //! Phases 2 and 3 run once per state form asked for (`--form`): passing
 //! state tokens along (`as_token`; open tokens on a server without a key),
 //! and passing the readable `GameState` along.
@@ -76,6 +80,10 @@ struct Args {
     /// Players per match.
     #[arg(long, default_value_t = 2)]
     players: u32,
+    /// Rounds of baseline and peak phases (the half-peak phase runs once
+    /// per form, at half of the median peak).
+    #[arg(long, default_value_t = 3)]
+    rounds: u32,
     /// How the state is passed along.
     #[arg(long, value_enum, default_value_t = Form::Both)]
     form: Form,
@@ -134,6 +142,12 @@ impl Phase {
             );
         }
     }
+}
+
+/// The median of `values` (sorted in place); 0 for none.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 async fn connect(addr: SocketAddr) -> Result<Channel, tonic::transport::Error> {
@@ -279,22 +293,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "pips load: {} clients, {} s per phase, {} {}p, server {}",
         args.clients, args.seconds, args.variant, args.players, args.addr
     );
-    let baseline = run_phase("health check (baseline)", &args, |channel, _, deadline| {
-        health_client(channel, deadline)
-    })
-    .await?;
-    baseline.print();
-    for form in args.form.each() {
-        let peak = run_phase(
-            &format!("Play, {} (peak)", form.name()),
+    // Rounds alternate the baseline and each form's peak, so that a noisy
+    // machine's slow spells fall on both; ratios are taken within a round.
+    let forms = args.form.each();
+    let mut peaks: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    for round in 1..=args.rounds {
+        let baseline = run_phase(
+            &format!("[{round}] health check (baseline)"),
             &args,
-            |channel, seed, deadline| {
-                play_client(channel, args.clone(), form, seed, deadline, None)
-            },
+            |channel, _, deadline| health_client(channel, deadline),
         )
         .await?;
-        peak.print();
-        let half = peak.rate() / 2.0;
+        baseline.print();
+        for (i, &form) in forms.iter().enumerate() {
+            let peak = run_phase(
+                &format!("[{round}] Play, {} (peak)", form.name()),
+                &args,
+                |channel, seed, deadline| {
+                    play_client(channel, args.clone(), form, seed, deadline, None)
+                },
+            )
+            .await?;
+            peak.print();
+            peaks[i].push(peak.rate());
+            ratios[i].push(peak.rate() / baseline.rate().max(1.0));
+        }
+    }
+    for (i, &form) in forms.iter().enumerate() {
+        let half = median(&mut peaks[i]) / 2.0;
         let pace = Duration::from_secs_f64(args.clients as f64 / half.max(1.0));
         let paced = run_phase(
             &format!("Play, {} at {half:.0}/s", form.name()),
@@ -305,10 +332,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
         paced.print();
+        let each: Vec<String> = ratios[i]
+            .iter()
+            .map(|r| format!("{:.0}%", 100.0 * r))
+            .collect();
         println!(
-            "Play ({}) / baseline throughput: {:.0}%",
+            "Play ({}) / baseline throughput: median {:.0}% (rounds: {})",
             form.name(),
-            100.0 * peak.rate() / baseline.rate().max(1.0)
+            100.0 * median(&mut ratios[i]),
+            each.join(", ")
         );
     }
     Ok(())

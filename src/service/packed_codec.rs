@@ -164,17 +164,21 @@ fn decode_history(
 /// A history as its bytes and its runs of hands.
 fn encode_history(history: &[HistoryEntry]) -> (Vec<u8>, Vec<u32>) {
     let mut moves = Vec::with_capacity(history.len() * 2);
-    let mut hands: Vec<u32> = Vec::new();
+    let mut hands = Vec::new();
+    let mut run: Option<(u32, u32)> = None;
     for entry in history {
         moves.extend(history_bytes(entry));
-        match hands
-            .len()
-            .checked_sub(2)
-            .and_then(|at| hands.get_mut(at..))
-        {
-            Some([hand, count]) if *hand == entry.hand => *count += 1,
-            _ => hands.extend([entry.hand, 1]),
-        }
+        run = match run {
+            Some((hand, count)) if hand == entry.hand => Some((hand, count + 1)),
+            Some((hand, count)) => {
+                hands.extend([hand, count]);
+                Some((entry.hand, 1))
+            }
+            None => Some((entry.hand, 1)),
+        };
+    }
+    if let Some((hand, count)) = run {
+        hands.extend([hand, count]);
     }
     (moves, hands)
 }

@@ -62,32 +62,36 @@ pub fn decode_seat(value: u32, field: &impl Fn() -> String) -> Result<Seat, ApiE
     })
 }
 
-const ENDS: [(End, proto::End); 4] = [
-    (End::Left, proto::End::Left),
-    (End::Right, proto::End::Right),
-    (End::Up, proto::End::Up),
-    (End::Down, proto::End::Down),
-];
+/// An `End` value as the rules' end: `Some(None)` for END_UNSPECIFIED (no
+/// end named), `None` for a value that is not an `End`.
+fn end_from_wire(value: i32) -> Option<Option<End>> {
+    match proto::End::try_from(value).ok()? {
+        proto::End::Unspecified => Some(None),
+        proto::End::Left => Some(Some(End::Left)),
+        proto::End::Right => Some(Some(End::Right)),
+        proto::End::Up => Some(Some(End::Up)),
+        proto::End::Down => Some(Some(End::Down)),
+    }
+}
 
 fn decode_end(
     value: i32,
     field: &impl Fn() -> String,
     reason: ErrorReason,
 ) -> Result<Option<End>, ApiError> {
-    if value == i32::from(proto::End::Unspecified) {
-        return Ok(None);
-    }
-    ENDS.iter()
-        .find(|&&(_, wire)| i32::from(wire) == value)
-        .map(|&(end, _)| Some(end))
+    end_from_wire(value)
         .ok_or_else(|| ApiError::invalid(reason, field(), format!("{value} is not an End")))
 }
 
 fn encode_end(end: Option<End>) -> i32 {
-    ENDS.iter()
-        .find(|&&(e, _)| Some(e) == end)
-        .map_or(proto::End::Unspecified, |&(_, wire)| wire)
-        .into()
+    match end {
+        None => proto::End::Unspecified,
+        Some(End::Left) => proto::End::Left,
+        Some(End::Right) => proto::End::Right,
+        Some(End::Up) => proto::End::Up,
+        Some(End::Down) => proto::End::Down,
+    }
+    .into()
 }
 
 pub(super) fn decode_spinner(
@@ -434,15 +438,10 @@ pub(super) fn unpack_history_code(code: u32) -> Result<HistoryEntry, CodeFault> 
             if tile >= TileSet::full(MAX_PIP_LIMIT).len() {
                 return Err(CodeFault::Tile(tile));
             }
-            let end = match end {
-                0 => None,
-                _ => Some(
-                    ENDS.iter()
-                        .find(|&&(_, wire)| wire as u32 == end)
-                        .ok_or(CodeFault::End)?
-                        .0,
-                ),
-            };
+            let end = i32::try_from(end)
+                .ok()
+                .and_then(end_from_wire)
+                .ok_or(CodeFault::End)?;
             Action::Play {
                 tile: Tile::from_index(tile),
                 end,
