@@ -5,7 +5,9 @@
 //! preset, then mutates them at the byte level (flips, splices, truncation)
 //! and at the structure level (tiles, seats, scores, phase, layout, packed
 //! history and the move itself are replaced by arbitrary or borrowed
-//! values), and feeds each input through the service handlers. It fails on
+//! values); a quarter of the inputs instead carry the state as an open
+//! token (its packed form) whose bytes are mutated. Each input goes
+//! through the service handlers. It fails on
 //! a panic, and on an accepted move whose new state does not pass
 //! validation again. New error reasons it reaches are saved to the
 //! regression corpus (`tests/fuzz_corpus/`), which `cargo test` replays.
@@ -23,7 +25,8 @@ use clap::Parser;
 use pips::proto::{self, PlayRequest};
 use pips::rules::Game;
 use pips::rules::presets::PRESETS;
-use pips::service::state_codec::{encode_move, encode_state};
+use pips::service::packed_codec::encode_packed;
+use pips::service::state_codec::{decode_state, encode_move, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -249,8 +252,19 @@ fn main() {
         let base = &seeds[rng.random_range(0..seeds.len())];
         let donor = &seeds[rng.random_range(0..seeds.len())];
         let mut request = base.clone();
-        for _ in 0..rng.random_range(1..4) {
-            mutate_structure(&mut request, donor, &mut rng);
+        let as_token = rng.random_range(0..4) == 0;
+        match decode_state(request.state.as_ref(), "state") {
+            Ok(game) if as_token => {
+                let mut token = encode_packed(&game).encode_to_vec();
+                mutate_bytes(&mut token, &mut rng);
+                request.state = None;
+                request.state_token = token;
+            }
+            _ => {
+                for _ in 0..rng.random_range(1..4) {
+                    mutate_structure(&mut request, donor, &mut rng);
+                }
+            }
         }
         let mut bytes = request.encode_to_vec();
         if rng.random_range(0..3) == 0 {

@@ -4,11 +4,11 @@
 
 use std::sync::OnceLock;
 
-use pips::proto::{ErrorReason, LegalMovesRequest, PlayRequest, ViewRequest};
+use pips::proto::{ErrorReason, LegalMovesRequest, PackedState, PlayRequest, ViewRequest};
 use pips::service::Engine;
 use pips::service::custody::Custody;
 use pips::service::keys::StateKeys;
-use pips::service::packed_codec::encode_packed;
+use pips::service::packed_codec::{decode_packed, encode_packed};
 use pips::service::state_codec::decode_state;
 use prost::Message;
 
@@ -72,16 +72,37 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
             ));
         }
     }
+    // Outcomes of requests carrying a token are told apart, so that the
+    // corpus keeps token inputs too.
+    let form = if request.state_token.is_empty() {
+        ""
+    } else {
+        "TOKEN_"
+    };
     match engine.play(&request) {
         Ok(update) => {
-            if let Err(error) = decode_state(update.state.as_ref(), "state") {
+            // The new state comes back as the request sent it: readable, or
+            // as an open token.
+            let checked: Result<(), String> = match update.state.as_ref() {
+                Some(state) => decode_state(Some(state), "state")
+                    .map(|_| ())
+                    .map_err(|error| format!("{error:?}")),
+                None => PackedState::decode(update.state_token.as_slice())
+                    .map_err(|error| format!("an unreadable token: {error}"))
+                    .and_then(|packed| {
+                        decode_packed(&packed, "state_token")
+                            .map(|_| ())
+                            .map_err(|error| format!("{error:?}"))
+                    }),
+            };
+            if let Err(error) = checked {
                 return Err(format!(
-                    "an accepted move produced an invalid state: {error:?}"
+                    "an accepted move produced an invalid state: {error}"
                 ));
             }
-            reasons.push("PLAYED".to_owned());
+            reasons.push(format!("{form}PLAYED"));
         }
-        Err(error) => reasons.push(error.reason.as_str_name().to_owned()),
+        Err(error) => reasons.push(format!("{form}{}", error.reason.as_str_name())),
     }
     if let Ok(listed) = by_state {
         for mv in listed.legal_moves {
