@@ -154,6 +154,41 @@ async fn every_rpc_over_json() {
         let moves = play_match_over_json(&server, variant, seed).await;
         assert!(moves > 10, "{variant}: {moves} moves");
     }
+
+    // The same deal as an open token (base64): the same moves and events,
+    // and the token plays on like the state.
+    let tokened = new_game(
+        &server,
+        json!({ "variant": "muggins", "players": 2, "seed": "42", "asToken": true }),
+    )
+    .await;
+    assert!(tokened.get("state").is_none(), "{tokened}");
+    assert!(
+        tokened.get("seatTokens").is_none(),
+        "no seat tokens without a key"
+    );
+    assert_eq!(tokened["legalMoves"], update["legalMoves"]);
+    assert_eq!(tokened["events"], update["events"]);
+    let pick = update["legalMoves"][0].clone();
+    let by_state = post_json(
+        &format!("{url}/v1/Play"),
+        json!({ "state": state, "move": pick }).to_string(),
+    )
+    .await;
+    let by_token = post_json(
+        &format!("{url}/v1/Play"),
+        json!({ "stateToken": tokened["stateToken"], "move": pick }).to_string(),
+    )
+    .await;
+    assert_eq!(by_token.status, StatusCode::OK, "{}", by_token.json());
+    let (by_state, by_token) = (by_state.json(), by_token.json());
+    assert!(
+        by_token["stateToken"].is_string(),
+        "a token comes back: {by_token}"
+    );
+    for field in ["events", "scoreChange", "toAct", "legalMoves"] {
+        assert_eq!(by_state[field], by_token[field], "{field}");
+    }
     server.stop().await;
 }
 
