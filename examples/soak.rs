@@ -10,7 +10,10 @@
 //! ```
 //!
 //! Start the server with a state key (`PIPS_STATE_KEY`) to exercise tags:
-//! tampered states must then be refused as STATE_TAG_INVALID.
+//! tampered states must then be refused as STATE_TAG_INVALID. With
+//! `--tokens` the clients pass state tokens instead of readable states:
+//! sealed ones (a key; any altered byte must be refused) or open ones (no
+//! key; broken packed states and garbage must be refused).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -19,7 +22,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use pips::proto::domino_engine_client::DominoEngineClient;
-use pips::proto::{self, NewGameRequest, PlayRequest};
+use pips::proto::{self, NewGameRequest, PackedState, PlayRequest};
+use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use tonic::Code;
@@ -44,6 +48,9 @@ struct Args {
     /// must be refused too.
     #[arg(long)]
     keyed: bool,
+    /// Pass state tokens (`as_token`) instead of readable states.
+    #[arg(long)]
+    tokens: bool,
 }
 
 /// Tallies shared by every client.
@@ -62,8 +69,54 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// One way of breaking a valid request that carries a token. A sealed
+/// token must refuse any altered byte; an open one is a packed state anyone
+/// may rewrite, so it is broken in ways no consistent game allows.
+fn break_token(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
+    let token = &mut request.state_token;
+    if keyed {
+        let at = rng.random_range(0..token.len().max(1));
+        if let Some(byte) = token.get_mut(at) {
+            *byte ^= 1 << rng.random_range(0..8);
+        }
+        return "altered sealed token";
+    }
+    let Ok(mut packed) = PackedState::decode(token.as_slice()) else {
+        return "none";
+    };
+    let how = match rng.random_range(0..4) {
+        0 => {
+            packed.players = 9;
+            "token with 9 players"
+        }
+        1 => {
+            packed.format_version = 7;
+            "token in an unknown format"
+        }
+        2 => {
+            packed.boneyard.push(
+                packed
+                    .hands
+                    .first()
+                    .and_then(|h| h.first().copied())
+                    .unwrap_or(0),
+            );
+            "token with a tile twice"
+        }
+        _ => {
+            *token = b"garbage".to_vec();
+            return "garbage token";
+        }
+    };
+    *token = packed.encode_to_vec();
+    how
+}
+
 /// One way of breaking a valid request.
 fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
+    if !request.state_token.is_empty() {
+        return break_token(request, rng, keyed);
+    }
     let Some(state) = request.state.as_mut() else {
         return "none";
     };
@@ -109,7 +162,8 @@ fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -
     }
 }
 
-async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally>, keyed: bool) {
+async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally>, args: Args) {
+    let keyed = args.keyed;
     let mut engine = DominoEngineClient::new(channel);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     'matches: while Instant::now() < deadline {
@@ -117,6 +171,7 @@ async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally
             .new_game(NewGameRequest {
                 variant: "muggins".to_owned(),
                 players: rng.random_range(2..5),
+                as_token: args.tokens,
                 ..Default::default()
             })
             .await;
@@ -133,12 +188,14 @@ async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally
             }
         };
         while Instant::now() < deadline {
-            let (Some(state), false) = (update.state.clone(), update.legal_moves.is_empty()) else {
+            let has_state = update.state.is_some() || !update.state_token.is_empty();
+            if !has_state || update.legal_moves.is_empty() {
                 continue 'matches;
-            };
+            }
             let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
             let valid = PlayRequest {
-                state: Some(state),
+                state: update.state.clone(),
+                state_token: update.state_token.clone(),
                 r#move: Some(mv),
                 ..Default::default()
             };
@@ -216,7 +273,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 i as u64,
                 deadline,
                 tally.clone(),
-                args.keyed,
+                args.clone(),
             ))
         })
         .collect();
