@@ -8,19 +8,15 @@
 //! values; every rule of consistency is checked by [`Game::from_setup`].
 
 use crate::proto::{self, ErrorReason};
-use crate::rules::tile::MAX_PIP_LIMIT;
-use crate::rules::{End, Game, HistoryEntry, Placed, Setup, Tile, TileSet};
+use crate::rules::{End, Game, HistoryEntry, Placed, Setup, Tile};
 
 use super::error::ApiError;
 use super::rules_codec::encode_rules;
 use super::state_codec::{
-    FORMAT_VERSION, check_format_version, decode_outcome, decode_spinner, decode_state_rules,
-    decode_tile_index, encode_history_code, encode_outcome, encode_phase, encode_spinner,
-    unpack_history_code,
+    END_SHIFT, FORMAT_VERSION, TILE_COUNT, TILE_SHIFT, check_format_version, decode_outcome,
+    decode_spinner, decode_state_rules, decode_tile_index, encode_history_code, encode_outcome,
+    encode_phase, encode_spinner, tile_index_error, unpack_history_code,
 };
-
-/// Tiles in the largest set (double-twelve): indices are below this.
-const TILE_COUNT: u32 = TileSet::full(MAX_PIP_LIMIT).len();
 
 /// A tile's byte: its index (at most 90, so it always fits).
 fn tile_byte(tile: Tile) -> u8 {
@@ -39,15 +35,14 @@ fn placed_byte(placed: Placed) -> u8 {
 /// the largest set, refused at `field[i]`. (Checked in one pass before
 /// decoding, so that the decoding loops carry no errors.)
 fn check_indices(bytes: &[u8], shift: u32, field: &dyn Fn() -> String) -> Result<(), ApiError> {
+    let index = |byte: u8| u32::from(byte >> shift);
     match bytes
         .iter()
-        .position(|&byte| u32::from(byte >> shift) >= TILE_COUNT)
+        .enumerate()
+        .find(|&(_, &byte)| index(byte) >= TILE_COUNT)
     {
         None => Ok(()),
-        Some(i) => {
-            let index = u32::from(bytes.get(i).map_or(0, |&byte| byte >> shift));
-            decode_tile_index(index, &|| format!("{}[{i}]", field())).map(|_| ())
-        }
+        Some((i, &byte)) => Err(tile_index_error(index(byte), format!("{}[{i}]", field()))),
     }
 }
 
@@ -91,19 +86,28 @@ fn decode_optional_tile(
         .transpose()
 }
 
+/// The action and seat bits of a packed history number: those below the
+/// tile, the same in the first history byte.
+const ACTION_AND_SEAT: u32 = (1 << TILE_SHIFT) - 1;
+
 /// A move's two history bytes as the packed history number of
-/// `GameState.history` (hand 0), so that both forms share one unpacking.
+/// `GameState.history` (hand 0), so that both forms share one layout and
+/// one unpacking: the first byte is the number's action and seat bits with
+/// the end above them, the second its tile.
 fn history_code(first: u8, second: u8) -> u32 {
-    u32::from(first & 0x1f) | u32::from(second) << 5 | u32::from(first >> 5) << 12
+    let first = u32::from(first);
+    first & ACTION_AND_SEAT | u32::from(second) << TILE_SHIFT | first >> TILE_SHIFT << END_SHIFT
 }
 
-/// A history entry's two bytes (see `PackedState.history`).
+/// A history entry's two bytes (see `PackedState.history`), the inverse of
+/// [`history_code`].
 fn history_bytes(entry: &HistoryEntry) -> [u8; 2] {
     let code = encode_history_code(entry);
     let byte = |value: u32| u8::try_from(value & 0xff).unwrap_or(0);
+    let end = code >> END_SHIFT & 7;
     [
-        byte(code & 0x1f | (code >> 12 & 7) << 5),
-        byte(code >> 5 & 0x7f),
+        byte(code & ACTION_AND_SEAT | end << TILE_SHIFT),
+        byte(code >> TILE_SHIFT & 0x7f),
     ]
 }
 

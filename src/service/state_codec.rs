@@ -101,14 +101,12 @@ pub(super) fn decode_spinner(
     let Some(spinner) = spinner else {
         return Ok(None);
     };
-    if spinner.arm == i32::from(proto::End::Unspecified) && spinner.index == 0 {
-        return Ok(Some(SpinnerAt::Lead));
-    }
-    let field = &field();
-    let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field, message);
+    // (The field path is formatted only for an error: this runs on every
+    // call.)
+    let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field(), message);
     match decode_end(
         spinner.arm,
-        &|| format!("{field}.arm"),
+        &|| format!("{}.arm", field()),
         ErrorReason::LayoutMismatch,
     )? {
         None if spinner.index == 0 => Ok(Some(SpinnerAt::Lead)),
@@ -347,8 +345,8 @@ pub fn encode_move(mv: Move) -> proto::Move {
 /// Bit layout of a packed history entry (see `GameState.history`).
 const ACTION_BITS: u32 = 2;
 const SEAT_SHIFT: u32 = 2;
-const TILE_SHIFT: u32 = 5;
-const END_SHIFT: u32 = 12;
+pub(super) const TILE_SHIFT: u32 = 5;
+pub(super) const END_SHIFT: u32 = 12;
 const HAND_SHIFT: u32 = 15;
 
 /// One history entry as its packed number.
@@ -365,14 +363,23 @@ pub(super) fn encode_history_code(entry: &HistoryEntry) -> u32 {
         | entry.hand << HAND_SHIFT
 }
 
+/// Tiles in the largest set (double-twelve): tile indices are below this.
+pub(super) const TILE_COUNT: u32 = TileSet::full(MAX_PIP_LIMIT).len();
+
+/// The refusal of a tile index at `field` that no set holds.
+#[cold]
+pub(super) fn tile_index_error(index: u32, field: String) -> ApiError {
+    ApiError::invalid(
+        ErrorReason::InvalidTile,
+        field,
+        format!("tile index {index} is beyond double-{MAX_PIP_LIMIT}"),
+    )
+}
+
 /// A tile given by its index (high*(high+1)/2 + low) at `field`.
 pub(super) fn decode_tile_index(index: u32, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
-    if index >= TileSet::full(MAX_PIP_LIMIT).len() {
-        return Err(ApiError::invalid(
-            ErrorReason::InvalidTile,
-            field(),
-            format!("tile index {index} is beyond double-{MAX_PIP_LIMIT}"),
-        ));
+    if index >= TILE_COUNT {
+        return Err(tile_index_error(index, field()));
     }
     Ok(Tile::from_index(index))
 }
@@ -417,10 +424,7 @@ impl CodeFault {
             )
         };
         match self {
-            CodeFault::Tile(index) => match decode_tile_index(index, &|| field.clone()) {
-                Err(error) => error,
-                Ok(_) => malformed("tile"),
-            },
+            CodeFault::Tile(index) => tile_index_error(index, field),
             CodeFault::End => malformed(&format!("{} is not an End", (code >> END_SHIFT) & 7)),
             CodeFault::NamesTile => malformed("a draw or pass names no tile"),
             CodeFault::Action => malformed("unknown action"),
@@ -435,7 +439,7 @@ pub(super) fn unpack_history_code(code: u32) -> Result<HistoryEntry, CodeFault> 
     let (tile, end) = (bits(TILE_SHIFT, 7), bits(END_SHIFT, 3));
     let action = match bits(0, ACTION_BITS) {
         0 => {
-            if tile >= TileSet::full(MAX_PIP_LIMIT).len() {
+            if tile >= TILE_COUNT {
                 return Err(CodeFault::Tile(tile));
             }
             let end = i32::try_from(end)
