@@ -53,12 +53,11 @@ impl Form {
         }
     }
 
-    fn name(self) -> &'static str {
-        match self {
-            Form::Token => "token",
-            Form::Readable => "readable",
-            Form::Both => "both",
-        }
+    /// The name it is given on the command line.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map(|value| value.get_name().to_owned())
+            .unwrap_or_default()
     }
 }
 
