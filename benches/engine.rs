@@ -9,8 +9,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use pips::proto;
 use pips::rules::presets::preset;
 use pips::rules::{Game, Move, Setup};
-use pips::service::packed_codec::{decode_packed, encode_packed};
-use pips::service::state_codec::{decode_state, encode_state};
+use pips::service::codec::{decode_packed, decode_state, encode_move, encode_packed, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -152,7 +151,7 @@ fn service(c: &mut Criterion) {
     let mv = game.legal_moves()[0];
     let request = proto::PlayRequest {
         state: Some(encode_state(&game)),
-        r#move: Some(pips::service::state_codec::encode_move(mv)),
+        r#move: Some(encode_move(mv)),
         ..Default::default()
     };
     let by_token = proto::PlayRequest {

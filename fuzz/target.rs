@@ -6,10 +6,9 @@ use std::sync::OnceLock;
 
 use pips::proto::{ErrorReason, LegalMovesRequest, PackedState, PlayRequest, ViewRequest};
 use pips::service::Engine;
+use pips::service::codec::{decode_packed, decode_state, encode_packed};
 use pips::service::custody::Custody;
 use pips::service::keys::StateKeys;
-use pips::service::packed_codec::{decode_packed, encode_packed};
-use pips::service::state_codec::decode_state;
 use prost::Message;
 
 /// An engine with a state key, for the token path.

@@ -661,6 +661,6 @@ fn unplayable_house_rules_are_refused_naming_the_option() {
         let mut rules = rules(variant, 3);
         break_it(&mut rules);
         let error = Game::new(variant, rules, 3, 1).expect_err("refused");
-        assert_eq!(error.option, option, "{error}");
+        assert_eq!(error.option.name(), option, "{error}");
     }
 }

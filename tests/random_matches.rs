@@ -15,8 +15,7 @@
 use pips::proto;
 use pips::rules::presets::{PRESETS, preset};
 use pips::rules::{End, Game, Move, Setup, Tile, TileSet};
-use pips::service::packed_codec::{decode_packed, encode_packed};
-use pips::service::state_codec::{decode_state, encode_state};
+use pips::service::codec::{decode_packed, decode_state, encode_packed, encode_state};
 use proptest::prelude::*;
 use prost::Message;
 use rand::rngs::ChaCha8Rng;

@@ -5,6 +5,7 @@ mod common;
 
 use common::{Position, blocked_after_six_five, hand_end, points_of, rules, t};
 use pips::rules::{End, Event, HandEnd, Move, Outcome, PlayError, ScoreReason};
+use pips::service::ApiError;
 
 #[test]
 fn muggins_scoring_sequence_of_section_3() {
@@ -301,7 +302,7 @@ fn illegal_moves_are_refused_with_a_precise_reason() {
     ];
     for (mv, reason) in cases {
         let error = game.check(mv).expect_err("illegal");
-        assert_eq!(error.reason(), reason, "{mv}");
+        assert_eq!(ApiError::from(error).reason.as_str_name(), reason, "{mv}");
         let mut copy = game.clone();
         assert!(copy.play(mv).is_err());
         assert_eq!(copy, game, "a refused move changes nothing");

@@ -3,6 +3,7 @@
 
 use pips::rules::presets::preset;
 use pips::rules::{Action, Game, HistoryEntry, Move, Outcome, Placed, Setup, Tile};
+use pips::service::ApiError;
 
 /// A fresh 2-player muggins state (hand 1, forced lead not yet played).
 fn fresh() -> Setup {
@@ -22,9 +23,12 @@ fn underway() -> Setup {
     Setup::from(&game)
 }
 
+/// The reason and the field (relative to the state) a setup is refused for,
+/// as the service reports them.
 fn refused(setup: Setup) -> (String, String) {
     let error = Game::from_setup(setup).expect_err("refused");
-    (error.reason().to_owned(), error.field())
+    let api = ApiError::from_setup(&error, "");
+    (api.reason.as_str_name().to_owned(), api.field)
 }
 
 fn assert_refused(setup: Setup, reason: &str, field: &str) {

@@ -1,35 +1,260 @@
-//! Why a state or a move is refused. Every error names a machine-readable
-//! reason (the wire contract's `ErrorReason`) and the field at fault.
+//! Why a state or a move is refused, in the game's own terms: what is wrong
+//! and where in the state (a seat's hand and the tile's position in it, an
+//! arm and a position on it, a move of the history), never a field of any
+//! wire form. The service renders each location as a field path and maps
+//! each variant to its machine-readable reason.
+
+use std::fmt;
 
 use thiserror::Error;
 
-use super::layout::End;
+use super::end::End;
+use super::events::Side;
+use super::layout::Placed;
 use super::moves::Seat;
 use super::options::RulesError;
 use super::tile::Tile;
+
+/// Where a tile lies in a state.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TilePlace {
+    /// Position `index` of seat `seat`'s hand (as listed in the state).
+    Hand {
+        /// The seat.
+        seat: usize,
+        /// The tile's position in that hand.
+        index: usize,
+    },
+    /// Position `index` of the boneyard, next to draw first.
+    Boneyard {
+        /// The position.
+        index: usize,
+    },
+    /// The lead.
+    Lead,
+    /// Position `index` of an arm, 0 next to the lead (or the spinner).
+    Arm {
+        /// The arm.
+        end: End,
+        /// The position on it.
+        index: usize,
+    },
+    /// The tile played by move `index` of the history.
+    History {
+        /// The move's position in the history, oldest first.
+        index: usize,
+    },
+}
+
+impl fmt::Display for TilePlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TilePlace::Hand { seat, index } => write!(f, "tile {index} of seat {seat}'s hand"),
+            TilePlace::Boneyard { index } => write!(f, "tile {index} of the boneyard"),
+            TilePlace::Lead => write!(f, "the lead"),
+            TilePlace::Arm { end, index } => write!(f, "tile {index} of the {} arm", end.name()),
+            TilePlace::History { index } => write!(f, "the tile of history move {index}"),
+        }
+    }
+}
+
+/// Which seat of a state a seat number names.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SeatRole {
+    /// The seat to act.
+    ToAct,
+    /// The seat that leads the current hand.
+    HandLeader,
+    /// The seat that made move `index` of the history.
+    Mover {
+        /// The move's position in the history, oldest first.
+        index: usize,
+    },
+}
+
+impl fmt::Display for SeatRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeatRole::ToAct => write!(f, "the seat to act"),
+            SeatRole::HandLeader => write!(f, "the hand's leader"),
+            SeatRole::Mover { index } => write!(f, "the seat of history move {index}"),
+        }
+    }
+}
+
+/// Where on the layout a fault lies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LayoutPlace {
+    /// The spinner (or the lack of one).
+    Spinner,
+    /// An arm as a whole.
+    Arm(End),
+    /// Position `index` of an arm.
+    Placed {
+        /// The arm.
+        end: End,
+        /// The position on it, 0 next to the lead (or the spinner).
+        index: usize,
+    },
+}
+
+/// A layout that cannot have been built by legal play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Error)]
+pub enum LayoutError {
+    /// An arm has tiles but there is no lead.
+    #[error("the {} arm has tiles but the layout has no lead", .end.name())]
+    ArmWithoutLead {
+        /// The arm.
+        end: End,
+    },
+    /// An empty layout names a spinner.
+    #[error("an empty layout has no spinner")]
+    SpinnerWithoutLead,
+    /// A spinner under rules that have none.
+    #[error("these rules have no spinner")]
+    NoSpinnerInRules,
+    /// A double lead under spinner rules, not named as the spinner.
+    #[error("the double lead is the spinner")]
+    DoubleLeadNotSpinner,
+    /// A spinner on an arm where only a double lead becomes the spinner.
+    #[error("only a double lead becomes the spinner")]
+    OnlyDoubleLeadSpins,
+    /// The lead is named the spinner but is no double.
+    #[error("the spinner must be a double")]
+    SpinnerNotDouble,
+    /// The first double on an arm became the spinner, but none is named.
+    #[error("the first double played becomes the spinner, but none is recorded")]
+    SpinnerNotRecorded {
+        /// The arm of that double.
+        end: End,
+        /// Its position.
+        index: usize,
+    },
+    /// The spinner named is not a double on the left or right arm.
+    #[error("the spinner must be a double on the left or right arm")]
+    SpinnerNotOnLongArm {
+        /// The arm named.
+        end: End,
+        /// The position named.
+        index: usize,
+    },
+    /// An earlier double would have become the spinner.
+    #[error("an earlier double would have been the spinner")]
+    EarlierDoubleIsSpinner {
+        /// The arm of the double named.
+        end: End,
+        /// Its position.
+        index: usize,
+    },
+    /// A tile does not touch the number it lies against.
+    #[error(
+        "{}-{} (inner half {}) cannot touch the {pips} it lies against",
+        .placed.inner, .placed.outer, .placed.inner
+    )]
+    DoesNotTouch {
+        /// The arm.
+        end: End,
+        /// The tile's position on it.
+        index: usize,
+        /// The tile, as it lies.
+        placed: Placed,
+        /// The number it lies against.
+        pips: u8,
+    },
+    /// A short-side arm that legal play could not have grown yet.
+    #[error(
+        "a short-side arm grows only from a spinner whose long sides are both covered, \
+         `up` before `down`"
+    )]
+    ShortArmTooEarly {
+        /// The arm.
+        end: End,
+    },
+}
+
+impl LayoutError {
+    /// Where the fault lies.
+    #[must_use]
+    pub const fn place(&self) -> LayoutPlace {
+        match *self {
+            LayoutError::ArmWithoutLead { end } | LayoutError::ShortArmTooEarly { end } => {
+                LayoutPlace::Arm(end)
+            }
+            LayoutError::SpinnerWithoutLead
+            | LayoutError::NoSpinnerInRules
+            | LayoutError::DoubleLeadNotSpinner
+            | LayoutError::OnlyDoubleLeadSpins
+            | LayoutError::SpinnerNotDouble => LayoutPlace::Spinner,
+            LayoutError::SpinnerNotRecorded { end, index }
+            | LayoutError::SpinnerNotOnLongArm { end, index }
+            | LayoutError::EarlierDoubleIsSpinner { end, index }
+            | LayoutError::DoesNotTouch { end, index, .. } => LayoutPlace::Placed { end, index },
+        }
+    }
+}
 
 /// A state that cannot be played from: the checked constructor
 /// [`Game::from_setup`](super::Game::from_setup) refuses it.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum SetupError {
+    /// The number of seats is outside what the engine seats.
+    #[error("{players} players: the engine seats {min} to {max}")]
+    Players {
+        /// The number given.
+        players: u32,
+        /// The fewest seats.
+        min: u8,
+        /// The most seats.
+        max: u8,
+    },
     /// An option is out of range or the options do not fit together.
-    #[error("rules.{}: {}", .0.option, .0.message)]
+    #[error(transparent)]
     Rules(#[from] RulesError),
+    /// The hand number is outside the hands a match may last.
+    #[error("hand {hand}: hands are numbered from 1 to {max}")]
+    HandNumber {
+        /// The number given.
+        hand: u32,
+        /// The last hand a match may reach.
+        max: u32,
+    },
+    /// Not one hand per seat.
+    #[error("{hands} hands for {players} players")]
+    HandCount {
+        /// Hands given.
+        hands: usize,
+        /// Seats in the game.
+        players: u8,
+    },
+    /// Not one score per side.
+    #[error("{scores} scores for {sides} sides")]
+    ScoreCount {
+        /// Scores given.
+        scores: usize,
+        /// Sides in the game.
+        sides: u8,
+    },
+    /// A score below 0 under rules whose scores never go below 0.
+    #[error("side {side}'s score is below 0, which scores never go under these rules")]
+    NegativeScore {
+        /// The side.
+        side: usize,
+    },
     /// A tile has a half above the set's highest.
-    #[error("{field}: {tile} is not in the double-{max_pip} set")]
+    #[error("{at}: {tile} is not in the double-{max_pip} set")]
     InvalidTile {
         /// Where the tile is.
-        field: String,
+        at: TilePlace,
         /// The tile.
         tile: Tile,
         /// The set's highest half.
         max_pip: u8,
     },
     /// A tile appears twice.
-    #[error("{field}: {tile} appears more than once in the state")]
+    #[error("{at}: {tile} appears more than once in the state")]
     TileDuplicated {
         /// The second place it appears.
-        field: String,
+        at: TilePlace,
         /// The tile.
         tile: Tile,
     },
@@ -39,78 +264,110 @@ pub enum SetupError {
         /// The tile.
         tile: Tile,
     },
-    /// Touching halves on the layout differ.
-    #[error("{field}: {message}")]
-    LayoutMismatch {
-        /// The placed tile at fault.
-        field: String,
-        /// What does not match.
-        message: String,
-    },
-    /// Given open ends differ from those the tiles make.
-    #[error("{field}: {message}")]
-    OpenEndsMismatch {
-        /// The field at fault.
-        field: String,
-        /// What differs.
-        message: String,
-    },
+    /// The layout cannot have been built by legal play.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// A draw this turn is recorded where none can be.
+    #[error("only a match in play with one-then-pass drawing records a draw this turn")]
+    DrawNotRecordable,
     /// A seat number is out of range.
-    #[error("{field}: seat {seat} does not exist with {players} players")]
+    #[error("{role}: seat {seat} does not exist with {players} players")]
     SeatOutOfRange {
-        /// The field at fault.
-        field: String,
+        /// Which seat of the state it names.
+        role: SeatRole,
         /// The seat given.
         seat: u32,
         /// Seats in the game.
         players: u8,
     },
-    /// The state contradicts itself.
-    #[error("{field}: {message}")]
-    Inconsistent {
-        /// The field at fault.
-        field: String,
-        /// What is wrong.
-        message: String,
+    /// The winner of a finished match is no side of the game.
+    #[error("side {side} does not exist; there are {sides} sides")]
+    WinnerOutOfRange {
+        /// The side given.
+        side: Side,
+        /// Sides in the game.
+        sides: u8,
     },
+    /// A history move's hand is before the previous move's or after the
+    /// current hand.
+    #[error(
+        "history move {index}: hand {hand} is out of order (previous {previous}, current {current})"
+    )]
+    HistoryOutOfOrder {
+        /// The move's position in the history.
+        index: usize,
+        /// Its hand.
+        hand: u32,
+        /// The previous move's hand (0 before the first).
+        previous: u32,
+        /// The current hand.
+        current: u32,
+    },
+    /// The history plays one tile twice in one hand.
+    #[error("history move {index}: {tile} is played twice in hand {hand}")]
+    PlayedTwice {
+        /// The second move playing it.
+        index: usize,
+        /// The tile.
+        tile: Tile,
+        /// The hand.
+        hand: u32,
+    },
+    /// The history plays a tile in this hand that is not on the layout.
+    #[error("the history plays {tile} in this hand, but it is not on the layout")]
+    PlayedButNotOnLayout {
+        /// The tile.
+        tile: Tile,
+    },
+    /// A match in play with an empty hand (the hand would be over).
+    #[error("seat {seat}'s hand is empty, so the hand is over, but the match is in play")]
+    EmptyHandInPlay {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A match in play where a side has reached the target.
+    #[error("side {side} has reached the target, so the match should be over")]
+    TargetReachedInPlay {
+        /// The side.
+        side: Side,
+    },
+    /// The layout is empty but someone other than the leader is to act.
+    #[error("the layout is empty, so the hand's leader must be to act")]
+    LeaderNotToAct,
+    /// A forced lead under rules that lead by lot.
+    #[error("a lead by lot may be any tile")]
+    ForcedLeadByLot,
+    /// A forced lead other than the one the rules force.
+    #[error("the forced lead is {forced}, held by seat {holder}")]
+    WrongForcedLead {
+        /// The tile the rules force.
+        forced: Tile,
+        /// The seat holding it.
+        holder: Seat,
+    },
+    /// No forced lead where the rules force one.
+    #[error("the first hand's lead is forced by the rules but no tile is given")]
+    ForcedLeadMissing,
+    /// A forced lead when the lead is already down.
+    #[error("the lead is already down, so no lead is forced")]
+    ForcedLeadAfterLead,
+    /// A match in play in which nobody can place a tile or draw.
+    #[error("nobody can place a tile or draw, so the hand should be over")]
+    Blocked,
 }
 
-impl SetupError {
-    /// The machine-readable reason.
-    pub fn reason(&self) -> &'static str {
-        match self {
-            SetupError::Rules(_) => "INVALID_RULES",
-            SetupError::InvalidTile { .. } => "INVALID_TILE",
-            SetupError::TileDuplicated { .. } => "TILE_DUPLICATED",
-            SetupError::TileMissing { .. } => "TILE_MISSING",
-            SetupError::LayoutMismatch { .. } => "LAYOUT_MISMATCH",
-            SetupError::OpenEndsMismatch { .. } => "OPEN_ENDS_MISMATCH",
-            SetupError::SeatOutOfRange { .. } => "SEAT_OUT_OF_RANGE",
-            SetupError::Inconsistent { .. } => "INCONSISTENT_STATE",
-        }
-    }
-
-    /// The field at fault, relative to the state (`hands[1].tiles[0]`).
-    pub fn field(&self) -> String {
-        match self {
-            SetupError::Rules(e) if e.option == "players" => "players".to_owned(),
-            SetupError::Rules(e) => format!("rules.{}", e.option),
-            SetupError::TileMissing { .. } => String::new(),
-            SetupError::InvalidTile { field, .. }
-            | SetupError::TileDuplicated { field, .. }
-            | SetupError::LayoutMismatch { field, .. }
-            | SetupError::OpenEndsMismatch { field, .. }
-            | SetupError::SeatOutOfRange { field, .. }
-            | SetupError::Inconsistent { field, .. } => field.clone(),
-        }
-    }
-
-    pub(crate) fn inconsistent(field: impl Into<String>, message: impl Into<String>) -> SetupError {
-        SetupError::Inconsistent {
-            field: field.into(),
-            message: message.into(),
-        }
-    }
+/// Why a seat may not draw.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Error)]
+pub enum NoDraw {
+    /// The rules have no drawing.
+    #[error("these rules have no drawing")]
+    RulesHaveNoDrawing,
+    /// The boneyard holds no drawable tile.
+    #[error("the boneyard is exhausted")]
+    BoneyardExhausted,
+    /// Under one-then-pass drawing, the seat has drawn its tile.
+    #[error("this seat has already drawn its one tile this turn")]
+    AlreadyDrew,
 }
 
 /// A move that is not legal in the position.
@@ -199,54 +456,15 @@ pub enum PlayError {
         seat: Seat,
     },
     /// A draw that the rules or the boneyard do not allow.
-    #[error("drawing is not possible: {why}")]
-    CannotDraw {
-        /// Why not.
-        why: &'static str,
-    },
+    #[error("drawing is not possible: {0}")]
+    CannotDraw(NoDraw),
 }
 
 impl PlayError {
-    /// The machine-readable reason.
-    pub fn reason(&self) -> &'static str {
-        match self {
-            PlayError::MatchOver => "MATCH_OVER",
-            PlayError::SeatOutOfRange { .. } => "SEAT_OUT_OF_RANGE",
-            PlayError::NotYourTurn { .. } => "NOT_YOUR_TURN",
-            PlayError::InvalidTile { .. } => "INVALID_TILE",
-            PlayError::TileNotInHand { .. } => "TILE_NOT_IN_HAND",
-            PlayError::DoesNotMatchEnd { .. } => "DOES_NOT_MATCH_END",
-            PlayError::EndNotOpen { .. } => "END_NOT_OPEN",
-            PlayError::LeadHasNoEnd => "LEAD_HAS_NO_END",
-            PlayError::EndRequired => "END_REQUIRED",
-            PlayError::MustLeadRequiredTile { .. } => "MUST_LEAD_REQUIRED_TILE",
-            PlayError::MustPlayNotDraw { .. } => "MUST_PLAY_NOT_DRAW",
-            PlayError::MustPlayNotPass { .. } => "MUST_PLAY_NOT_PASS",
-            PlayError::MustDrawNotPass { .. } => "MUST_DRAW_NOT_PASS",
-            PlayError::CannotDraw { .. } => "CANNOT_DRAW",
-        }
-    }
-
-    /// The field of the move at fault (`move.play.tile`).
-    pub fn field(&self) -> &'static str {
-        match self {
-            PlayError::MatchOver => "state.phase",
-            PlayError::SeatOutOfRange { .. } | PlayError::NotYourTurn { .. } => "move.seat",
-            PlayError::InvalidTile { .. }
-            | PlayError::TileNotInHand { .. }
-            | PlayError::MustLeadRequiredTile { .. } => "move.play.tile",
-            PlayError::DoesNotMatchEnd { .. }
-            | PlayError::EndNotOpen { .. }
-            | PlayError::LeadHasNoEnd
-            | PlayError::EndRequired => "move.play.end",
-            PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw { .. } => "move.draw",
-            PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
-        }
-    }
-
     /// Whether the move is malformed for this game (a seat or tile that does
     /// not exist) rather than merely illegal now.
-    pub fn is_malformed(&self) -> bool {
+    #[must_use]
+    pub const fn is_malformed(&self) -> bool {
         matches!(
             self,
             PlayError::SeatOutOfRange { .. } | PlayError::InvalidTile { .. }

@@ -1,6 +1,6 @@
 //! What happens while a move is applied, and how a hand or match ends.
 
-use super::layout::End;
+use super::end::End;
 use super::moves::Seat;
 use super::tile::Tile;
 
@@ -72,8 +72,9 @@ pub enum Event {
     TileDrawn {
         /// Who drew.
         seat: Seat,
-        /// What was drawn (hidden from other seats' views).
-        tile: Tile,
+        /// What was drawn; `None` in another seat's view (see
+        /// [`Event::seen_by`]).
+        tile: Option<Tile>,
     },
     /// A seat passed.
     Passed {

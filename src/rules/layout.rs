@@ -1,51 +1,11 @@
 //! The tiles on the table: a lead, two arms growing from its halves and,
 //! under spinner rules, two more arms growing from the spinner's short ends.
 
-use super::options::{Connect, LayoutRule};
+use super::connect::Connect;
+use super::end::{ByEnd, End};
+use super::errors::LayoutError;
+use super::options::LayoutRule;
 use super::tile::Tile;
-
-/// A place where tiles are added.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum End {
-    /// The arm growing from the lead's larger half.
-    Left,
-    /// The arm growing from the lead's smaller half.
-    Right,
-    /// The first arm grown from a spinner's short end.
-    Up,
-    /// The second arm grown from a spinner's short end (after `Up`).
-    Down,
-}
-
-impl End {
-    /// Every end, in the order legal moves list them.
-    pub const ALL: [End; 4] = [End::Left, End::Right, End::Up, End::Down];
-
-    /// Position in per-end arrays.
-    pub const fn index(self) -> usize {
-        match self {
-            End::Left => 0,
-            End::Right => 1,
-            End::Up => 2,
-            End::Down => 3,
-        }
-    }
-
-    /// Whether the arm grows from the spinner's short end.
-    pub const fn is_short_side(self) -> bool {
-        matches!(self, End::Up | End::Down)
-    }
-
-    /// The arm's name in field paths (`left`, `up`, …).
-    pub const fn name(self) -> &'static str {
-        match self {
-            End::Left => "left",
-            End::Right => "right",
-            End::Up => "up",
-            End::Down => "down",
-        }
-    }
-}
 
 /// A tile on an arm, read outward from the lead.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -94,110 +54,34 @@ pub struct Geometry {
     pub crosswise: bool,
 }
 
-/// Is `tile` a matador (its halves add up to 7, or 0-0)?
-pub const fn is_matador(tile: Tile) -> bool {
-    tile.pips() == 7 || (tile.high() == 0 && tile.low() == 0)
-}
-
-impl Connect {
-    /// Whether `tile` can be placed on an end showing `pips`.
-    pub const fn fits(self, tile: Tile, pips: u8) -> bool {
-        match self {
-            Connect::Equal => tile.has(pips),
-            Connect::SumToSevenWithMatadors => {
-                is_matador(tile) || (pips >= 1 && pips <= 7 && tile.has(7 - pips))
-            }
-        }
-    }
-
-    /// How `tile` lies when placed on an end showing `pips` (which it fits).
-    pub const fn place(self, tile: Tile, pips: u8) -> Placed {
-        match self {
-            Connect::Equal => Placed {
-                inner: pips,
-                outer: tile.other_half(pips),
-            },
-            Connect::SumToSevenWithMatadors if is_matador(tile) => Placed {
-                inner: tile.high(),
-                outer: tile.low(),
-            },
-            Connect::SumToSevenWithMatadors => {
-                let inner = 7u8.saturating_sub(pips);
-                Placed {
-                    inner,
-                    outer: tile.other_half(inner),
-                }
-            }
-        }
-    }
-
-    /// Whether `placed` correctly touches an end showing `pips`.
-    pub const fn touches(self, placed: Placed, pips: u8) -> bool {
-        match self {
-            Connect::Equal => placed.inner == pips,
-            Connect::SumToSevenWithMatadors => {
-                is_matador(placed.tile()) || (pips >= 1 && placed.inner as u32 + pips as u32 == 7)
-            }
-        }
-    }
-
-    /// The number left showing after `placed` was put on `pips`.
-    pub const fn exposes(self, placed: Placed, pips: u8) -> u8 {
-        match self {
-            Connect::SumToSevenWithMatadors if is_matador(placed.tile()) => pips,
-            _ => placed.outer,
-        }
-    }
-}
-
-/// A layout that cannot have been built by legal play.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct LayoutError {
-    /// The arm at fault, if one is.
-    pub end: Option<End>,
-    /// The position on it, if one tile is at fault.
-    pub position: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl LayoutError {
-    fn new(end: Option<End>, position: Option<usize>, message: impl Into<String>) -> LayoutError {
-        LayoutError {
-            end,
-            position,
-            message: message.into(),
-        }
-    }
-}
-
 /// The layout of one hand.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Layout {
     /// The first tile; `None` while the layout is empty.
     lead: Option<Tile>,
-    /// Tiles on each arm, nearest the lead (or spinner) first, by
-    /// [`End::index`].
-    arms: [Vec<Placed>; 4],
+    /// Tiles on each arm, nearest the lead (or spinner) first.
+    arms: ByEnd<Vec<Placed>>,
     /// The number showing at each end, kept in step with `arms` so that the
     /// hot path never walks an arm. For an empty short-side arm, the
     /// spinner's number.
-    ends: [u8; 4],
+    ends: ByEnd<u8>,
     /// The spinner, once there is one.
     spinner: Option<SpinnerAt>,
 }
 
 impl Layout {
     /// An empty layout.
+    #[must_use]
     pub fn new() -> Layout {
         Layout::default()
     }
 
     /// An empty layout whose arms can each hold `tiles` tiles without
     /// allocating.
+    #[must_use]
     pub fn with_capacity(tiles: usize) -> Layout {
         Layout {
-            arms: std::array::from_fn(|_| Vec::with_capacity(tiles)),
+            arms: ByEnd::from_fn(|_| Vec::with_capacity(tiles)),
             ..Layout::default()
         }
     }
@@ -205,180 +89,94 @@ impl Layout {
     /// Empties the layout for a new hand, keeping the arms' capacity.
     pub(crate) fn clear(&mut self) {
         self.lead = None;
-        self.arms.iter_mut().for_each(Vec::clear);
-        self.ends = [0; 4];
+        self.arms.values_mut().for_each(Vec::clear);
+        self.ends = ByEnd::default();
         self.spinner = None;
+    }
+
+    /// Shows `lead`'s halves on the long ends and, once there is a spinner,
+    /// `spinner` on both short ends.
+    fn show_lead(&mut self, lead: Tile, spinner: Option<u8>) {
+        let short = spinner.unwrap_or(0);
+        self.ends = ByEnd::new(lead.high(), lead.low(), short, short);
     }
 
     /// Builds a layout from its parts, checking that it could have been made
     /// by legal play under `geometry`: every tile touches its neighbour, the
     /// spinner is the double the rules make the spinner, and the short-side
     /// arms grow only once both long sides are covered.
+    ///
+    /// # Errors
+    /// The first fault found, with where it lies.
     pub fn from_parts(
         lead: Option<Tile>,
-        arms: [Vec<Placed>; 4],
+        arms: ByEnd<Vec<Placed>>,
         spinner: Option<SpinnerAt>,
         geometry: Geometry,
     ) -> Result<Layout, LayoutError> {
         let Some(lead) = lead else {
-            if let Some(end) = End::ALL.into_iter().find(|e| !arms[e.index()].is_empty()) {
-                return Err(LayoutError::new(
-                    Some(end),
-                    None,
-                    "an arm has tiles but the layout has no lead",
-                ));
+            if let Some((end, _)) = arms.iter().find(|(_, arm)| !arm.is_empty()) {
+                return Err(LayoutError::ArmWithoutLead { end });
             }
             if spinner.is_some() {
-                return Err(LayoutError::new(
-                    None,
-                    None,
-                    "an empty layout has no spinner",
-                ));
+                return Err(LayoutError::SpinnerWithoutLead);
             }
             return Ok(Layout::new());
         };
-        let mut layout = Layout::new();
-        layout.lead = Some(lead);
-        layout.ends = [lead.high(), lead.low(), 0, 0];
-        layout.check_spinner(spinner, &arms, geometry)?;
-        layout.spinner = spinner;
-        if let Some(number) = layout.spinner_number_in(&arms) {
-            layout.ends[2] = number;
-            layout.ends[3] = number;
-        }
-        for end in End::ALL {
-            for (position, &placed) in arms[end.index()].iter().enumerate() {
-                let pips = layout.ends[end.index()];
+        check_spinner(lead, spinner, &arms, geometry)?;
+        let mut layout = Layout {
+            lead: Some(lead),
+            spinner,
+            ..Layout::default()
+        };
+        layout.show_lead(lead, spinner_number(lead, spinner, &arms));
+        for (end, arm) in arms.iter() {
+            for (index, &placed) in arm.iter().enumerate() {
+                let pips = layout.ends[end];
                 if !geometry.connect.touches(placed, pips) {
-                    return Err(LayoutError::new(
-                        Some(end),
-                        Some(position),
-                        format!(
-                            "{}-{} (inner half {}) cannot touch the {pips} it lies against",
-                            placed.inner, placed.outer, placed.inner
-                        ),
-                    ));
+                    return Err(LayoutError::DoesNotTouch {
+                        end,
+                        index,
+                        placed,
+                        pips,
+                    });
                 }
-                layout.ends[end.index()] = geometry.connect.exposes(placed, pips);
+                layout.ends[end] = geometry.connect.exposes(placed, pips);
             }
         }
         layout.arms = arms;
         for end in [End::Up, End::Down] {
-            if !layout.arms[end.index()].is_empty() {
+            if !layout.arms[end].is_empty() {
                 let opened = layout.spinner.is_some() && layout.long_sides_covered();
-                let in_order = end == End::Up || !layout.arms[End::Up.index()].is_empty();
+                let in_order = end == End::Up || !layout.arms[End::Up].is_empty();
                 if !opened || !in_order {
-                    return Err(LayoutError::new(
-                        Some(end),
-                        None,
-                        "a short-side arm grows only from a spinner whose long sides are both \
-                         covered, `up` before `down`",
-                    ));
+                    return Err(LayoutError::ShortArmTooEarly { end });
                 }
             }
         }
         Ok(layout)
     }
 
-    /// The spinner's number, found in `arms` (before they are stored).
-    fn spinner_number_in(&self, arms: &[Vec<Placed>; 4]) -> Option<u8> {
-        match self.spinner? {
-            SpinnerAt::Lead => self.lead.map(Tile::high),
-            SpinnerAt::Arm { end, index } => arms[end.index()].get(index).map(|p| p.inner),
-        }
-    }
-
-    /// Checks the claimed spinner against the rules and the tiles.
-    fn check_spinner(
-        &self,
-        spinner: Option<SpinnerAt>,
-        arms: &[Vec<Placed>; 4],
-        geometry: Geometry,
-    ) -> Result<(), LayoutError> {
-        let lead = self.lead.unwrap_or(Tile::new(0, 0));
-        let first_double_on = |end: End, before: usize| {
-            arms[end.index()]
-                .iter()
-                .take(before)
-                .position(|p| p.is_double())
-        };
-        let lead_arms = [End::Left, End::Right];
-        match (geometry.layout, spinner) {
-            (LayoutRule::TwoEnds, None) => Ok(()),
-            (LayoutRule::TwoEnds, Some(_)) => {
-                Err(LayoutError::new(None, None, "these rules have no spinner"))
-            }
-            (LayoutRule::FirstTileDoubleSpinner, None) if lead.is_double() => Err(
-                LayoutError::new(None, None, "the double lead is the spinner"),
-            ),
-            (LayoutRule::FirstTileDoubleSpinner, Some(SpinnerAt::Arm { .. })) => Err(
-                LayoutError::new(None, None, "only a double lead becomes the spinner"),
-            ),
-            (_, Some(SpinnerAt::Lead)) if !lead.is_double() => {
-                Err(LayoutError::new(None, None, "the spinner must be a double"))
-            }
-            (_, Some(SpinnerAt::Lead)) | (LayoutRule::FirstTileDoubleSpinner, None) => Ok(()),
-            (_, None) => {
-                // The first double played becomes the spinner: none is down.
-                if lead.is_double() {
-                    return Err(LayoutError::new(
-                        None,
-                        None,
-                        "the double lead is the spinner",
-                    ));
-                }
-                match lead_arms
-                    .into_iter()
-                    .find_map(|e| first_double_on(e, usize::MAX).map(|i| (e, i)))
-                {
-                    Some((end, index)) => Err(LayoutError::new(
-                        Some(end),
-                        Some(index),
-                        "the first double played becomes the spinner, but none is recorded",
-                    )),
-                    None => Ok(()),
-                }
-            }
-            (_, Some(SpinnerAt::Arm { end, index })) => {
-                let is_double = arms
-                    .get(end.index())
-                    .and_then(|arm| arm.get(index))
-                    .is_some_and(|p| p.is_double());
-                if end.is_short_side() || !is_double {
-                    return Err(LayoutError::new(
-                        Some(end),
-                        Some(index),
-                        "the spinner must be a double on the left or right arm",
-                    ));
-                }
-                if lead.is_double() || first_double_on(end, index).is_some() {
-                    return Err(LayoutError::new(
-                        Some(end),
-                        Some(index),
-                        "an earlier double would have been the spinner",
-                    ));
-                }
-                Ok(())
-            }
-        }
-    }
-
     /// The lead, once placed.
+    #[must_use]
     pub fn lead(&self) -> Option<Tile> {
         self.lead
     }
 
     /// Whether no tile has been placed.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.lead.is_none()
     }
 
     /// The tiles on one arm, nearest the lead (or spinner) first.
+    #[must_use]
     pub fn arm(&self, end: End) -> &[Placed] {
-        &self.arms[end.index()]
+        &self.arms[end]
     }
 
     /// Where the spinner lies, once there is one.
+    #[must_use]
     pub fn spinner(&self) -> Option<SpinnerAt> {
         self.spinner
     }
@@ -387,27 +185,29 @@ impl Layout {
     fn long_sides_covered(&self) -> bool {
         match self.spinner {
             None => false,
-            Some(SpinnerAt::Lead) => !self.arms[0].is_empty() && !self.arms[1].is_empty(),
-            Some(SpinnerAt::Arm { end, index }) => self.arms[end.index()].len() > index + 1,
+            Some(SpinnerAt::Lead) => End::LONG.iter().all(|&end| !self.arms[end].is_empty()),
+            Some(SpinnerAt::Arm { end, index }) => self.arms[end].len() > index + 1,
         }
     }
 
     /// The number showing at `end`, if a tile may be placed there now.
+    #[must_use]
     pub fn open_end(&self, end: End) -> Option<u8> {
         self.lead?;
+        let up_grown = !self.arms[End::Up].is_empty();
         let open = match end {
             End::Left | End::Right => true,
-            End::Up => !self.arms[2].is_empty() || self.long_sides_covered(),
+            End::Up => up_grown || self.long_sides_covered(),
             End::Down => {
-                !self.arms[3].is_empty() || (!self.arms[2].is_empty() && self.long_sides_covered())
+                !self.arms[End::Down].is_empty() || (up_grown && self.long_sides_covered())
             }
         };
-        open.then_some(self.ends[end.index()])
+        open.then_some(self.ends[end])
     }
 
     /// Whether the tile showing at `end` (on `Left`/`Right`) is the spinner.
     fn spinner_shows_at(&self, end: End) -> bool {
-        match (self.spinner, self.arms[end.index()].len()) {
+        match (self.spinner, self.arms[end].len()) {
             (Some(SpinnerAt::Lead), 0) => true,
             (Some(SpinnerAt::Arm { end: arm, index }), len) => arm == end && index + 1 == len,
             _ => false,
@@ -418,13 +218,14 @@ impl Layout {
     /// halves when `crosswise`; a lone lead counts each half once. Under
     /// `Sniff`, the spinner counts through its unarmed short ends (its number
     /// each) and never through its long sides.
+    #[must_use]
     pub fn counts(&self, end: End, geometry: Geometry) -> u32 {
         let Some(lead) = self.lead else {
             return 0;
         };
         let sniff = geometry.layout == LayoutRule::Sniff;
-        let pips = u32::from(self.ends[end.index()]);
-        let arm = &self.arms[end.index()];
+        let pips = u32::from(self.ends[end]);
+        let arm = &self.arms[end];
         if end.is_short_side() {
             return match (self.spinner, arm.last()) {
                 (None, _) => 0,
@@ -447,7 +248,7 @@ impl Layout {
         if sniff && self.spinner_shows_at(end) {
             return 0;
         }
-        let lone = self.arms.iter().all(Vec::is_empty);
+        let lone = self.arms.values().all(Vec::is_empty);
         let double_showing = match arm.last() {
             Some(last) => last.is_double(),
             None => lead.is_double() && !lone,
@@ -460,6 +261,7 @@ impl Layout {
     }
 
     /// The ends total used for in-play scoring.
+    #[must_use]
     pub fn ends_total(&self, geometry: Geometry) -> u32 {
         End::ALL.iter().map(|&end| self.counts(end, geometry)).sum()
     }
@@ -468,12 +270,13 @@ impl Layout {
     pub fn tiles(&self) -> impl Iterator<Item = Tile> + '_ {
         self.lead
             .into_iter()
-            .chain(self.arms.iter().flatten().map(|placed| placed.tile()))
+            .chain(self.arms.values().flatten().map(|placed| placed.tile()))
     }
 
     /// Number of tiles on the table.
+    #[must_use]
     pub fn len(&self) -> usize {
-        usize::from(self.lead.is_some()) + self.arms.iter().map(Vec::len).sum::<usize>()
+        usize::from(self.lead.is_some()) + self.arms.values().map(Vec::len).sum::<usize>()
     }
 
     /// Places `tile`: as the lead when `end` is `None`, else on `end`, which
@@ -490,28 +293,81 @@ impl Layout {
         };
         match end {
             None => {
-                self.ends = [tile.high(), tile.low(), 0, 0];
-                if becomes_spinner(self) {
+                let spinner = becomes_spinner(self);
+                self.show_lead(tile, spinner.then_some(tile.high()));
+                if spinner {
                     self.spinner = Some(SpinnerAt::Lead);
-                    self.ends[2] = tile.high();
-                    self.ends[3] = tile.high();
                 }
                 self.lead = Some(tile);
             }
             Some(end) => {
-                let pips = self.ends[end.index()];
+                let pips = self.ends[end];
                 let placed = geometry.connect.place(tile, pips);
                 if !end.is_short_side() && becomes_spinner(self) {
                     self.spinner = Some(SpinnerAt::Arm {
                         end,
-                        index: self.arms[end.index()].len(),
+                        index: self.arms[end].len(),
                     });
-                    self.ends[2] = tile.high();
-                    self.ends[3] = tile.high();
+                    self.ends[End::Up] = tile.high();
+                    self.ends[End::Down] = tile.high();
                 }
-                self.arms[end.index()].push(placed);
-                self.ends[end.index()] = geometry.connect.exposes(placed, pips);
+                self.arms[end].push(placed);
+                self.ends[end] = geometry.connect.exposes(placed, pips);
             }
+        }
+    }
+}
+
+/// The spinner's number, found in `arms`.
+fn spinner_number(lead: Tile, spinner: Option<SpinnerAt>, arms: &ByEnd<Vec<Placed>>) -> Option<u8> {
+    match spinner? {
+        SpinnerAt::Lead => Some(lead.high()),
+        SpinnerAt::Arm { end, index } => arms[end].get(index).map(|p| p.inner),
+    }
+}
+
+/// Checks the claimed spinner against the rules and the tiles.
+fn check_spinner(
+    lead: Tile,
+    spinner: Option<SpinnerAt>,
+    arms: &ByEnd<Vec<Placed>>,
+    geometry: Geometry,
+) -> Result<(), LayoutError> {
+    let first_double_on =
+        |end: End, before: usize| arms[end].iter().take(before).position(|p| p.is_double());
+    match (geometry.layout, spinner) {
+        (LayoutRule::TwoEnds, None) => Ok(()),
+        (LayoutRule::TwoEnds, Some(_)) => Err(LayoutError::NoSpinnerInRules),
+        (LayoutRule::FirstTileDoubleSpinner, None) if lead.is_double() => {
+            Err(LayoutError::DoubleLeadNotSpinner)
+        }
+        (LayoutRule::FirstTileDoubleSpinner, Some(SpinnerAt::Arm { .. })) => {
+            Err(LayoutError::OnlyDoubleLeadSpins)
+        }
+        (_, Some(SpinnerAt::Lead)) if !lead.is_double() => Err(LayoutError::SpinnerNotDouble),
+        (_, Some(SpinnerAt::Lead)) | (LayoutRule::FirstTileDoubleSpinner, None) => Ok(()),
+        (_, None) => {
+            // The first double played becomes the spinner: none is down.
+            if lead.is_double() {
+                return Err(LayoutError::DoubleLeadNotSpinner);
+            }
+            match End::LONG
+                .into_iter()
+                .find_map(|end| first_double_on(end, usize::MAX).map(|index| (end, index)))
+            {
+                Some((end, index)) => Err(LayoutError::SpinnerNotRecorded { end, index }),
+                None => Ok(()),
+            }
+        }
+        (_, Some(SpinnerAt::Arm { end, index })) => {
+            let is_double = arms[end].get(index).is_some_and(|p| p.is_double());
+            if end.is_short_side() || !is_double {
+                return Err(LayoutError::SpinnerNotOnLongArm { end, index });
+            }
+            if lead.is_double() || first_double_on(end, index).is_some() {
+                return Err(LayoutError::EarlierDoubleIsSpinner { end, index });
+            }
+            Ok(())
         }
     }
 }
@@ -519,6 +375,7 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::errors::LayoutPlace;
 
     fn t(a: u8, b: u8) -> Tile {
         Tile::new(a, b)
@@ -698,12 +555,12 @@ mod tests {
         );
         let rebuilt = Layout::from_parts(
             layout.lead(),
-            [
+            ByEnd::new(
                 layout.arm(End::Left).to_vec(),
                 layout.arm(End::Right).to_vec(),
                 Vec::new(),
                 Vec::new(),
-            ],
+            ),
             None,
             g,
         );
@@ -715,12 +572,12 @@ mod tests {
         let g = geometry(LayoutRule::TwoEnds);
         let ok = Layout::from_parts(
             Some(t(6, 4)),
-            [
+            ByEnd::new(
                 vec![Placed { inner: 6, outer: 2 }],
                 vec![Placed { inner: 4, outer: 4 }],
                 vec![],
                 vec![],
-            ],
+            ),
             None,
             g,
         )
@@ -729,17 +586,20 @@ mod tests {
         assert_eq!(ok.ends_total(g), 10);
         let bad = Layout::from_parts(
             Some(t(6, 4)),
-            [vec![Placed { inner: 5, outer: 2 }], vec![], vec![], vec![]],
+            ByEnd::new(vec![Placed { inner: 5, outer: 2 }], vec![], vec![], vec![]),
             None,
             g,
         );
         assert_eq!(
-            bad.map_err(|e| (e.end, e.position)),
-            Err((Some(End::Left), Some(0)))
+            bad.map_err(|e| e.place()),
+            Err(LayoutPlace::Placed {
+                end: End::Left,
+                index: 0
+            })
         );
         let orphan = Layout::from_parts(
             None,
-            [vec![], vec![Placed { inner: 1, outer: 2 }], vec![], vec![]],
+            ByEnd::new(vec![], vec![Placed { inner: 1, outer: 2 }], vec![], vec![]),
             None,
             g,
         );
@@ -749,12 +609,12 @@ mod tests {
         assert!(unrecorded.is_err(), "a double lead is the spinner");
         let early_up = Layout::from_parts(
             Some(t(5, 5)),
-            [
+            ByEnd::new(
                 vec![Placed { inner: 5, outer: 0 }],
                 vec![],
                 vec![Placed { inner: 5, outer: 1 }],
                 vec![],
-            ],
+            ),
             Some(SpinnerAt::Lead),
             spinner,
         );

@@ -2,18 +2,27 @@
 //!
 //! - [`tile`]: tiles and bit sets of tiles.
 //! - [`options`]: the option space ([`Rules`]) every variant is a value of.
-//! - [`presets`]: the named variants of RULES.md §1.
+//! - [`presets`]: the named variants of the rule book.
+//! - [`end`]: the ends of a layout ([`End`]) and a map with one value per
+//!   end ([`ByEnd`]).
+//! - [`connect`]: every connection rule ([`Connect`]): which tiles fit an
+//!   end, how they lie and what they leave showing.
 //! - [`layout`]: the tiles on the table and their open ends.
-//! - [`scoring`]: in-play points and hand settlement arithmetic.
+//! - [`scoring`]: in-play points and the arithmetic of settlement.
 //! - [`deal`]: seeded, reproducible dealing and forced leads.
 //! - [`moves`], [`events`]: what a seat does and what then happens.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
+//! - [`settle`]: how a hand and a match end: the hand's winner, what each
+//!   side is credited, exact targets.
+//! - [`view`]: what one seat may see ([`View`], [`Event::seen_by`]).
 //! - [`setup`]: an unvalidated [`Setup`] and the checked constructor
 //!   [`Game::from_setup`].
 //! - [`errors`]: why a state ([`SetupError`]) or a move ([`PlayError`]) is
-//!   refused.
+//!   refused, with where in the state the fault lies.
 
+pub mod connect;
 pub mod deal;
+pub mod end;
 pub mod errors;
 pub mod events;
 pub mod game;
@@ -22,17 +31,22 @@ pub mod moves;
 pub mod options;
 pub mod presets;
 pub mod scoring;
+pub mod settle;
 pub mod setup;
 pub mod tile;
+pub mod view;
 
-pub use errors::{PlayError, SetupError};
+pub use connect::Connect;
+pub use end::{ByEnd, End};
+pub use errors::{LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace};
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 pub use game::{Game, HistoryEntry, Report};
-pub use layout::{End, Geometry, Layout, Placed, SpinnerAt};
+pub use layout::{Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
 pub use options::{
-    BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
-    LeadRule, MatchEnd, NextLeadRule, Rules, RulesError, Settlement,
+    BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
+    MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement,
 };
 pub use setup::Setup;
 pub use tile::{Tile, TileSet};
+pub use view::View;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::layout::End;
+use super::end::End;
 use super::tile::Tile;
 
 /// A seat number, 0..players.

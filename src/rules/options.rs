@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use super::connect::Connect;
 use super::layout::Geometry;
 use super::tile::TileSet;
 
@@ -60,17 +61,6 @@ pub enum DrawRule {
     OneThenPass,
     /// Never draw; pass.
     None,
-}
-
-/// How a tile must touch the number it is placed on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Connect {
-    /// Touching halves are equal.
-    Equal,
-    /// Touching halves add up to 7; a blank end takes only a matador (0-0,
-    /// 1-6, 2-5, 3-4), and a matador goes on any end, leaving its number
-    /// open.
-    SumToSevenWithMatadors,
 }
 
 /// The shape of the layout.
@@ -194,19 +184,64 @@ pub enum MatchEnd {
 /// An option that is out of range, or options that cannot be played
 /// together.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("{option}: {message}")]
+#[error("{}: {message}", .option.name())]
 pub struct RulesError {
-    /// The option at fault, as named in the wire contract (`hand_size`).
-    pub option: &'static str,
+    /// The option at fault.
+    pub option: RuleOption,
     /// Why, in words a caller can act on.
     pub message: String,
 }
 
 impl RulesError {
-    fn new(option: &'static str, message: impl Into<String>) -> RulesError {
+    fn new(option: RuleOption, message: impl Into<String>) -> RulesError {
         RulesError {
             option,
             message: message.into(),
+        }
+    }
+}
+
+/// An option of [`Rules`] that [`Rules::validate`] can find at fault, or
+/// the number of seats it is checked with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RuleOption {
+    /// The number of seats (not an option, but checked with them).
+    Players,
+    /// [`Rules::max_pip`].
+    MaxPip,
+    /// [`Rules::partnerships`].
+    Partnerships,
+    /// [`Rules::hand_size`].
+    HandSize,
+    /// [`Rules::connect`].
+    Connect,
+    /// [`Rules::closing_wins`].
+    ClosingWins,
+    /// [`Rules::hand_scale`].
+    HandScale,
+    /// [`Rules::blocked_own`].
+    BlockedOwn,
+    /// [`Rules::match_end`].
+    MatchEnd,
+    /// [`Rules::target`].
+    Target,
+}
+
+impl RuleOption {
+    /// The option's name, as the field of [`Rules`] is called (`hand_size`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RuleOption::Players => "players",
+            RuleOption::MaxPip => "max_pip",
+            RuleOption::Partnerships => "partnerships",
+            RuleOption::HandSize => "hand_size",
+            RuleOption::Connect => "connect",
+            RuleOption::ClosingWins => "closing_wins",
+            RuleOption::HandScale => "hand_scale",
+            RuleOption::BlockedOwn => "blocked_own",
+            RuleOption::MatchEnd => "match_end",
+            RuleOption::Target => "target",
         }
     }
 }
@@ -242,13 +277,13 @@ impl Rules {
     pub fn validate(&self, players: u8) -> Result<(), RulesError> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             return Err(RulesError::new(
-                "players",
+                RuleOption::Players,
                 format!("{players} players: the engine seats {MIN_PLAYERS} to {MAX_PLAYERS}"),
             ));
         }
         if !matches!(self.max_pip, 6 | 9 | 12) {
             return Err(RulesError::new(
-                "max_pip",
+                RuleOption::MaxPip,
                 format!(
                     "{}: the sets are double-6, double-9 and double-12",
                     self.max_pip
@@ -257,13 +292,13 @@ impl Rules {
         }
         if self.partnerships && players != 4 {
             return Err(RulesError::new(
-                "partnerships",
+                RuleOption::Partnerships,
                 format!("partnerships need 4 players, not {players}"),
             ));
         }
         if self.hand_size == 0 {
             return Err(RulesError::new(
-                "hand_size",
+                RuleOption::HandSize,
                 "each seat must be dealt at least one tile",
             ));
         }
@@ -272,7 +307,7 @@ impl Rules {
             u32::from(self.hand_size) * u32::from(players) + u32::from(self.boneyard_reserve);
         if needed > tiles {
             return Err(RulesError::new(
-                "hand_size",
+                RuleOption::HandSize,
                 format!(
                     "{players} hands of {} plus a reserve of {} need {needed} tiles; the set has {tiles}",
                     self.hand_size, self.boneyard_reserve
@@ -282,19 +317,19 @@ impl Rules {
         if self.connect == Connect::SumToSevenWithMatadors {
             if self.max_pip != 6 {
                 return Err(RulesError::new(
-                    "connect",
+                    RuleOption::Connect,
                     "matadors (halves adding up to 7) are defined for the double-six set only",
                 ));
             }
             if self.layout != LayoutRule::TwoEnds {
                 return Err(RulesError::new(
-                    "connect",
+                    RuleOption::Connect,
                     "matador connections are played with two ends, not a spinner",
                 ));
             }
             if self.in_play_scoring != InPlayScoring::None {
                 return Err(RulesError::new(
-                    "connect",
+                    RuleOption::Connect,
                     "matador connections have no in-play scoring (crossed matadors have no count)",
                 ));
             }
@@ -303,19 +338,19 @@ impl Rules {
             && (self.layout != LayoutRule::TwoEnds || self.connect != Connect::Equal)
         {
             return Err(RulesError::new(
-                "closing_wins",
+                RuleOption::ClosingWins,
                 "closing matches a tile to exactly two open ends of equal connection",
             ));
         }
         if self.hand_rounding == HandRounding::None && self.hand_scale != HandScale::Face {
             return Err(RulesError::new(
-                "hand_scale",
+                RuleOption::HandScale,
                 "dividing needs rounded pips: set hand_rounding to per_opponent or total",
             ));
         }
         if self.blocked_own == BlockedOwnPips::Raw && self.hand_scale != HandScale::Face {
             return Err(RulesError::new(
-                "blocked_own",
+                RuleOption::BlockedOwn,
                 "raw pips cannot be subtracted from divided points: use rounded or ignored",
             ));
         }
@@ -327,13 +362,13 @@ impl Rules {
             )
         {
             return Err(RulesError::new(
-                "match_end",
+                RuleOption::MatchEnd,
                 "with penalty scores (lowest is best) the match ends by lose_at_target or a single hand",
             ));
         }
         if self.match_end == MatchEnd::LoseAtTarget && !penalties {
             return Err(RulesError::new(
-                "match_end",
+                RuleOption::MatchEnd,
                 "lose_at_target needs penalty scores (settlement penalty_own_pips)",
             ));
         }
@@ -341,13 +376,13 @@ impl Rules {
             (MatchEnd::SingleHand, 0) => {}
             (MatchEnd::SingleHand, _) => {
                 return Err(RulesError::new(
-                    "target",
+                    RuleOption::Target,
                     "a single-hand match has no target: set target to 0 or choose another match_end",
                 ));
             }
             (_, 0) => {
                 return Err(RulesError::new(
-                    "target",
+                    RuleOption::Target,
                     "a match played to a target needs a target above 0",
                 ));
             }
@@ -389,39 +424,66 @@ mod tests {
     fn refuses_unplayable_combinations() {
         let mut rules = muggins(3);
         rules.partnerships = true;
-        assert_eq!(rules.validate(3).map_err(|e| e.option), Err("partnerships"));
+        assert_eq!(
+            rules.validate(3).map_err(|e| e.option),
+            Err(RuleOption::Partnerships)
+        );
 
         let mut rules = muggins(4);
         rules.hand_size = 8;
-        assert_eq!(rules.validate(4).map_err(|e| e.option), Err("hand_size"));
+        assert_eq!(
+            rules.validate(4).map_err(|e| e.option),
+            Err(RuleOption::HandSize)
+        );
 
         let mut rules = muggins(2);
         rules.match_end = MatchEnd::SingleHand;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("target"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::Target)
+        );
         rules.target = 0;
         assert_eq!(rules.validate(2), Ok(()));
 
         let mut rules = muggins(2);
         rules.connect = Connect::SumToSevenWithMatadors;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("connect"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::Connect)
+        );
 
         let mut rules = muggins(2);
         rules.hand_rounding = HandRounding::None;
         rules.hand_scale = HandScale::Fifths;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("hand_scale"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::HandScale)
+        );
 
         let mut rules = muggins(2);
         rules.match_end = MatchEnd::LoseAtTarget;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("match_end"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::MatchEnd)
+        );
 
         let mut rules = muggins(2);
         rules.target = 0;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("target"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::Target)
+        );
 
         let mut rules = muggins(2);
         rules.max_pip = 7;
-        assert_eq!(rules.validate(2).map_err(|e| e.option), Err("max_pip"));
+        assert_eq!(
+            rules.validate(2).map_err(|e| e.option),
+            Err(RuleOption::MaxPip)
+        );
 
-        assert_eq!(muggins(2).validate(5).map_err(|e| e.option), Err("players"));
+        assert_eq!(
+            muggins(2).validate(5).map_err(|e| e.option),
+            Err(RuleOption::Players)
+        );
     }
 }

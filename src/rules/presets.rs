@@ -5,9 +5,11 @@
 
 use std::ops::RangeInclusive;
 
+use super::connect::Connect;
+
 use super::options::{
-    BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
-    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
+    BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
+    MatchEnd, NextLeadRule, Rules, Settlement,
 };
 
 /// Whether a preset plays 4 seats as partnerships by default. Either way a

@@ -2,12 +2,13 @@
 //! constructor that turns it into a [`Game`].
 
 use super::deal::{MAX_SEATS, forced_lead_for};
-use super::errors::SetupError;
+use super::end::{ByEnd, End};
+use super::errors::{SeatRole, SetupError, TilePlace};
 use super::events::Outcome;
 use super::game::{Game, HistoryEntry, MAX_HANDS};
-use super::layout::{End, Layout, Placed, SpinnerAt};
+use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError};
+use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules};
 use super::tile::{Tile, TileSet};
 
 /// A state as a client sent it: nothing here has been checked. Seats are
@@ -95,31 +96,29 @@ struct TileCensus {
 }
 
 impl TileCensus {
-    fn count(&mut self, tile: Tile, field: impl FnOnce() -> String) -> Result<(), SetupError> {
+    /// Counts `tile`, found at `at` (built only on error: this runs for
+    /// every tile of the state on every call).
+    fn count(&mut self, tile: Tile, at: impl FnOnce() -> TilePlace) -> Result<(), SetupError> {
         if !tile.fits_set(self.max_pip) {
             return Err(SetupError::InvalidTile {
-                field: field(),
+                at: at(),
                 tile,
                 max_pip: self.max_pip,
             });
         }
         if !self.seen.insert(tile) {
-            return Err(SetupError::TileDuplicated {
-                field: field(),
-                tile,
-            });
+            return Err(SetupError::TileDuplicated { at: at(), tile });
         }
         Ok(())
     }
 }
 
-/// `value` as a seat of a `players`-seat game; `field` names it on error
-/// (built only then).
-fn seat(value: u32, field: impl FnOnce() -> String, players: u8) -> Result<Seat, SetupError> {
+/// `value` as a seat of a `players`-seat game, naming `role` on error.
+fn seat(value: u32, role: SeatRole, players: u8) -> Result<Seat, SetupError> {
     match Seat::try_from(value) {
         Ok(seat) if seat < players => Ok(seat),
         _ => Err(SetupError::SeatOutOfRange {
-            field: field(),
+            role,
             seat: value,
             players,
         }),
@@ -130,172 +129,35 @@ impl Game {
     /// Checks a received state once, completely, and returns the game it
     /// describes. After this, no rule re-checks the state.
     ///
-    /// Checked: the rules and player count; every tile of the set exactly
-    /// once across hands, boneyard and layout; every touching pair of halves
-    /// on the layout; seats in range; one score per side; the phase (a match
-    /// in play has no empty hand, no blocked table and no side at its target);
-    /// the lead (a forced lead is the one the rules force, held by the seat to
-    /// act); and the history's seats and hand numbers.
-    pub fn from_setup(setup: Setup) -> Result<Game, SetupError> {
-        let players = u8::try_from(setup.players)
-            .ok()
-            .filter(|n| (MIN_PLAYERS..=MAX_PLAYERS).contains(n))
-            .ok_or_else(|| RulesError {
-                option: "players",
-                message: format!(
-                    "{} players: the engine seats {MIN_PLAYERS} to {MAX_PLAYERS}",
-                    setup.players
-                ),
-            })?;
+    /// Checked, in this order: the seats and the rules; the counts (hand
+    /// number, one hand per seat, one score per side); the table census
+    /// (every tile of the set exactly once across hands, boneyard and
+    /// layout); the layout (every touching pair of halves, the spinner, the
+    /// order arms grow in); the seats named (to act, leader, winner); the
+    /// history (seats, hand numbers, each tile played once a hand and on the
+    /// table); and the phase (a match in play has no empty hand, no side at
+    /// its target and no blocked table, and its forced lead is the one the
+    /// rules force, held by the seat to act).
+    ///
+    /// # Errors
+    /// The first fault found, with where it lies.
+    pub fn from_setup(mut setup: Setup) -> Result<Game, SetupError> {
+        let players = check_players(setup.players)?;
         setup.rules.validate(players)?;
-        let rules = setup.rules;
-        if !(1..=MAX_HANDS).contains(&setup.hand_number) {
-            return Err(SetupError::inconsistent(
-                "hand_number",
-                format!("hands are numbered from 1 to {MAX_HANDS}"),
-            ));
-        }
-        if setup.hands.len() != usize::from(players) {
-            return Err(SetupError::inconsistent(
-                "hands",
-                format!("{} hands for {players} players", setup.hands.len()),
-            ));
-        }
-        let sides = rules.sides(players);
-        if setup.scores.len() != usize::from(sides) {
-            return Err(SetupError::inconsistent(
-                "scores",
-                format!("{} scores for {sides} sides", setup.scores.len()),
-            ));
-        }
-        if !rules.scores_can_be_negative() {
-            if let Some(side) = setup.scores.iter().position(|&score| score < 0) {
-                return Err(SetupError::inconsistent(
-                    format!("scores[{side}]"),
-                    "scores never go below 0 under these rules",
-                ));
-            }
-        }
-
-        let mut census = TileCensus {
-            max_pip: rules.max_pip,
-            seen: TileSet::EMPTY,
-        };
-        let mut hands = [TileSet::EMPTY; MAX_SEATS];
-        for (s, tiles) in setup.hands.iter().enumerate() {
-            for (i, &tile) in tiles.iter().enumerate() {
-                census.count(tile, || format!("hands[{s}].tiles[{i}]"))?;
-                if let Some(hand) = hands.get_mut(s) {
-                    hand.insert(tile);
-                }
-            }
-        }
-        for (i, &tile) in setup.boneyard.iter().enumerate() {
-            census.count(tile, || format!("boneyard[{i}]"))?;
-        }
-        if let Some(lead) = setup.lead {
-            census.count(lead, || "layout.lead".to_owned())?;
-        }
-        let arms = [setup.left, setup.right, setup.up, setup.down];
-        for end in End::ALL {
-            for (i, placed) in arms[end.index()].iter().enumerate() {
-                census.count(placed.tile(), || format!("layout.{}[{i}]", end.name()))?;
-            }
-        }
-        if let Some(tile) = rules.tile_set().minus(census.seen).iter().next() {
-            return Err(SetupError::TileMissing { tile });
-        }
-        let layout = Layout::from_parts(setup.lead, arms, setup.spinner, rules.geometry())
-            .map_err(|error| SetupError::LayoutMismatch {
-                field: match (error.end, error.position) {
-                    (Some(end), Some(i)) => format!("layout.{}[{i}]", end.name()),
-                    (Some(end), None) => format!("layout.{}", end.name()),
-                    (None, _) => "layout.spinner".to_owned(),
-                },
-                message: error.message,
-            })?;
-        if setup.drew_this_turn && (rules.draw != DrawRule::OneThenPass || setup.outcome.is_some())
-        {
-            return Err(SetupError::inconsistent(
-                "drew_this_turn",
-                "only a match in play with one-then-pass drawing records a draw this turn",
-            ));
-        }
-
-        let to_act = seat(setup.to_act, || "to_act".to_owned(), players)?;
-        let hand_leader = seat(setup.hand_leader, || "hand_leader".to_owned(), players)?;
-        if let Some(Outcome::Winner(side)) = setup.outcome {
-            if side >= sides {
-                return Err(SetupError::inconsistent(
-                    "result.winner",
-                    format!("side {side} does not exist; there are {sides} sides"),
-                ));
-            }
-        }
-        let mut last_hand = 0;
-        let mut played_this_hand = TileSet::EMPTY;
-        for (i, entry) in setup.history.iter().enumerate() {
-            // (The error is built only when needed: this loop runs for every
-            // move of the match on every call.)
-            if entry.mv.seat >= players {
-                seat(
-                    u32::from(entry.mv.seat),
-                    || format!("history[{i}].move.seat"),
-                    players,
-                )?;
-            }
-            if entry.hand < last_hand || entry.hand > setup.hand_number {
-                return Err(SetupError::inconsistent(
-                    format!("history[{i}].hand"),
-                    format!(
-                        "hand {} is out of order (previous {last_hand}, current {})",
-                        entry.hand, setup.hand_number
-                    ),
-                ));
-            }
-            if entry.hand != last_hand {
-                played_this_hand = TileSet::EMPTY;
-            }
-            last_hand = entry.hand;
-            if let Action::Play { tile, .. } = entry.mv.action {
-                if !tile.fits_set(rules.max_pip) {
-                    return Err(SetupError::InvalidTile {
-                        field: format!("history[{i}].move.play.tile"),
-                        tile,
-                        max_pip: rules.max_pip,
-                    });
-                }
-                if !played_this_hand.insert(tile) {
-                    return Err(SetupError::inconsistent(
-                        format!("history[{i}]"),
-                        format!("{tile} is played twice in hand {}", entry.hand),
-                    ));
-                }
-            }
-        }
-        // Every tile the history plays in the current hand is on the table.
-        // (The history may lack moves: a position set up by hand has none
-        // for the tiles it started with.)
-        let on_table: TileSet = layout.tiles().collect();
-        let current = if last_hand == setup.hand_number {
-            played_this_hand
-        } else {
-            TileSet::EMPTY
-        };
-        if let Some(tile) = current.minus(on_table).iter().next() {
-            return Err(SetupError::inconsistent(
-                "history",
-                format!("the history plays {tile} in this hand, but it is not on the layout"),
-            ));
-        }
-
+        check_counts(&setup, players)?;
+        let hands = take_census(&setup)?;
+        let layout = assemble_layout(&mut setup)?;
+        let (to_act, hand_leader) = check_seats(&setup, players)?;
+        check_history(&setup, players, &layout)?;
         let mut scores = [0; MAX_SEATS];
-        scores[..setup.scores.len()].copy_from_slice(&setup.scores);
+        for (slot, &score) in scores.iter_mut().zip(&setup.scores) {
+            *slot = score;
+        }
         let mut boneyard = setup.boneyard;
         boneyard.reverse();
         let game = Game {
             variant: setup.variant,
-            rules,
+            rules: setup.rules,
             players,
             seed: setup.seed,
             hand_number: setup.hand_number,
@@ -320,67 +182,208 @@ impl Game {
         if self.outcome.is_some() {
             return Ok(());
         }
-        for seat in 0..self.players {
-            if self.hand(seat).is_empty() {
-                return Err(SetupError::inconsistent(
-                    format!("hands[{seat}]"),
-                    "an empty hand means the hand is over, but the phase is PLAYING",
-                ));
-            }
+        if let Some(seat) = (0..self.players).find(|&seat| self.hand(seat).is_empty()) {
+            return Err(SetupError::EmptyHandInPlay { seat });
         }
         if let Some(side) = self.some_side_at_target() {
-            return Err(SetupError::inconsistent(
-                format!("scores[{side}]"),
-                "this side has reached the target, so the match should be over",
-            ));
+            return Err(SetupError::TargetReachedInPlay { side });
         }
         if self.layout.is_empty() {
-            if self.to_act != self.hand_leader {
-                return Err(SetupError::inconsistent(
-                    "to_act",
-                    "the layout is empty, so the hand's leader must be to act",
-                ));
-            }
-            let hands = &self.hands[..usize::from(self.players)];
-            let forced = forced_lead_for(self.rules.first_lead, hands);
-            let must_force = self.hand_number == 1 && self.rules.first_lead != LeadRule::Lot;
-            match (self.required_lead, forced) {
-                (Some(_), None) => {
-                    return Err(SetupError::inconsistent(
-                        "required_lead",
-                        "a lead by lot may be any tile",
-                    ));
-                }
-                (Some(tile), Some((holder, forced))) => {
-                    if (holder, forced) != (self.to_act, tile) {
-                        return Err(SetupError::inconsistent(
-                            "required_lead",
-                            format!("the forced lead is {forced}, held by seat {holder}"),
-                        ));
-                    }
-                }
-                (None, _) if must_force => {
-                    return Err(SetupError::inconsistent(
-                        "required_lead",
-                        "the first hand's lead is forced by the rules but no tile is given",
-                    ));
-                }
-                (None, _) => {}
-            }
+            self.check_lead_to_come()
+        } else if self.required_lead.is_some() {
+            Err(SetupError::ForcedLeadAfterLead)
+        } else if self.is_blocked() {
+            Err(SetupError::Blocked)
         } else {
-            if self.required_lead.is_some() {
-                return Err(SetupError::inconsistent(
-                    "required_lead",
-                    "the lead is already down",
-                ));
+            Ok(())
+        }
+    }
+
+    /// Before the lead: the leader is to act, and the lead is forced
+    /// exactly as the rules force it.
+    fn check_lead_to_come(&self) -> Result<(), SetupError> {
+        if self.to_act != self.hand_leader {
+            return Err(SetupError::LeaderNotToAct);
+        }
+        let hands = &self.hands[..usize::from(self.players)];
+        let forced = forced_lead_for(self.rules.first_lead, hands);
+        let must_force = self.hand_number == 1 && self.rules.first_lead != LeadRule::Lot;
+        match (self.required_lead, forced) {
+            (Some(_), None) => Err(SetupError::ForcedLeadByLot),
+            (Some(tile), Some((holder, forced))) if (holder, forced) != (self.to_act, tile) => {
+                Err(SetupError::WrongForcedLead { forced, holder })
             }
-            if self.is_blocked() {
-                return Err(SetupError::inconsistent(
-                    "layout",
-                    "nobody can place a tile or draw, so the hand should be over",
-                ));
+            (None, _) if must_force => Err(SetupError::ForcedLeadMissing),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The number of seats, if the engine seats that many.
+fn check_players(players: u32) -> Result<u8, SetupError> {
+    u8::try_from(players)
+        .ok()
+        .filter(|n| (MIN_PLAYERS..=MAX_PLAYERS).contains(n))
+        .ok_or(SetupError::Players {
+            players,
+            min: MIN_PLAYERS,
+            max: MAX_PLAYERS,
+        })
+}
+
+/// The hand number is one a match can reach, there is one hand per seat
+/// and one score per side, and no score is below 0 unless the rules allow.
+fn check_counts(setup: &Setup, players: u8) -> Result<(), SetupError> {
+    if !(1..=MAX_HANDS).contains(&setup.hand_number) {
+        return Err(SetupError::HandNumber {
+            hand: setup.hand_number,
+            max: MAX_HANDS,
+        });
+    }
+    if setup.hands.len() != usize::from(players) {
+        return Err(SetupError::HandCount {
+            hands: setup.hands.len(),
+            players,
+        });
+    }
+    let sides = setup.rules.sides(players);
+    if setup.scores.len() != usize::from(sides) {
+        return Err(SetupError::ScoreCount {
+            scores: setup.scores.len(),
+            sides,
+        });
+    }
+    if !setup.rules.scores_can_be_negative() {
+        if let Some(side) = setup.scores.iter().position(|&score| score < 0) {
+            return Err(SetupError::NegativeScore { side });
+        }
+    }
+    Ok(())
+}
+
+/// Every tile of the set exactly once across the hands, the boneyard and
+/// the layout; returns the hands as sets.
+fn take_census(setup: &Setup) -> Result<[TileSet; MAX_SEATS], SetupError> {
+    let mut census = TileCensus {
+        max_pip: setup.rules.max_pip,
+        seen: TileSet::EMPTY,
+    };
+    let mut hands = [TileSet::EMPTY; MAX_SEATS];
+    for ((seat, tiles), hand) in setup.hands.iter().enumerate().zip(&mut hands) {
+        for (index, &tile) in tiles.iter().enumerate() {
+            census.count(tile, || TilePlace::Hand { seat, index })?;
+            hand.insert(tile);
+        }
+    }
+    for (index, &tile) in setup.boneyard.iter().enumerate() {
+        census.count(tile, || TilePlace::Boneyard { index })?;
+    }
+    if let Some(lead) = setup.lead {
+        census.count(lead, || TilePlace::Lead)?;
+    }
+    for (end, arm) in arms_of(setup).iter() {
+        for (index, placed) in arm.iter().enumerate() {
+            census.count(placed.tile(), || TilePlace::Arm { end, index })?;
+        }
+    }
+    match setup.rules.tile_set().minus(census.seen).iter().next() {
+        Some(tile) => Err(SetupError::TileMissing { tile }),
+        None => Ok(hands),
+    }
+}
+
+/// The setup's four arms, by end.
+fn arms_of(setup: &Setup) -> ByEnd<&[Placed]> {
+    ByEnd::new(&setup.left, &setup.right, &setup.up, &setup.down)
+}
+
+/// The layout, checked as legal play could have built it. The arms move
+/// out of `setup` into it.
+fn assemble_layout(setup: &mut Setup) -> Result<Layout, SetupError> {
+    let arms = ByEnd::new(
+        std::mem::take(&mut setup.left),
+        std::mem::take(&mut setup.right),
+        std::mem::take(&mut setup.up),
+        std::mem::take(&mut setup.down),
+    );
+    Ok(Layout::from_parts(
+        setup.lead,
+        arms,
+        setup.spinner,
+        setup.rules.geometry(),
+    )?)
+}
+
+/// The seats the state names: the seat to act, the leader and the winner
+/// exist, and a draw this turn is recorded only where one can be.
+fn check_seats(setup: &Setup, players: u8) -> Result<(Seat, Seat), SetupError> {
+    let rules = &setup.rules;
+    if setup.drew_this_turn && (rules.draw != DrawRule::OneThenPass || setup.outcome.is_some()) {
+        return Err(SetupError::DrawNotRecordable);
+    }
+    let to_act = seat(setup.to_act, SeatRole::ToAct, players)?;
+    let hand_leader = seat(setup.hand_leader, SeatRole::HandLeader, players)?;
+    let sides = rules.sides(players);
+    if let Some(Outcome::Winner(side)) = setup.outcome {
+        if side >= sides {
+            return Err(SetupError::WinnerOutOfRange { side, sides });
+        }
+    }
+    Ok((to_act, hand_leader))
+}
+
+/// The history: every move by a seat of the game, hands in order up to the
+/// current one, no tile played twice in a hand, and every tile played in
+/// the current hand on the table. (The history may lack moves: a position
+/// set up by hand has none for the tiles it started with.)
+fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), SetupError> {
+    let max_pip = setup.rules.max_pip;
+    let mut last_hand = 0;
+    let mut played_this_hand = TileSet::EMPTY;
+    for (index, entry) in setup.history.iter().enumerate() {
+        // (Errors are built only when needed: this loop runs for every
+        // move of the match on every call.)
+        if entry.mv.seat >= players {
+            let role = SeatRole::Mover { index };
+            seat(u32::from(entry.mv.seat), role, players)?;
+        }
+        if entry.hand < last_hand || entry.hand > setup.hand_number {
+            return Err(SetupError::HistoryOutOfOrder {
+                index,
+                hand: entry.hand,
+                previous: last_hand,
+                current: setup.hand_number,
+            });
+        }
+        if entry.hand != last_hand {
+            played_this_hand = TileSet::EMPTY;
+        }
+        last_hand = entry.hand;
+        if let Action::Play { tile, .. } = entry.mv.action {
+            if !tile.fits_set(max_pip) {
+                return Err(SetupError::InvalidTile {
+                    at: TilePlace::History { index },
+                    tile,
+                    max_pip,
+                });
+            }
+            if !played_this_hand.insert(tile) {
+                return Err(SetupError::PlayedTwice {
+                    index,
+                    tile,
+                    hand: entry.hand,
+                });
             }
         }
-        Ok(())
+    }
+    let current = if last_hand == setup.hand_number {
+        played_this_hand
+    } else {
+        TileSet::EMPTY
+    };
+    let on_table: TileSet = layout.tiles().collect();
+    match current.minus(on_table).iter().next() {
+        Some(tile) => Err(SetupError::PlayedButNotOnLayout { tile }),
+        None => Ok(()),
     }
 }

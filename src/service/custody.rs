@@ -14,10 +14,9 @@ use tonic::Code;
 use crate::proto::{self, ErrorReason};
 use crate::rules::{Game, Seat};
 
+use super::codec::{decode_packed, decode_state, encode_packed, encode_state};
 use super::error::ApiError;
 use super::keys::StateKeys;
-use super::packed_codec::{decode_packed, encode_packed};
-use super::state_codec::{decode_state, encode_state};
 
 /// What the sender of a state may see and do.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -8,12 +8,12 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, preset};
 use crate::rules::{Game, Seat};
 
+use super::codec::{
+    decode_move, decode_rules, decode_seat, encode_legal_moves, encode_rules, encode_update,
+    encode_view,
+};
 use super::custody::{Authority, Custody};
 use super::error::ApiError;
-use super::rules_codec::{decode_rules, encode_rules};
-use super::state_codec::{
-    decode_move, decode_seat, encode_legal_moves, encode_update, encode_view,
-};
 
 /// The engine service. It keeps nothing between calls; its only
 /// configuration is how states are kept ([`Custody`]).
@@ -115,7 +115,7 @@ impl Engine {
         let rules = decode_rules(&overrides, Some(&base), "rules")?;
         let seed = self.custody.deal_seed(request.seed)?;
         let (game, events) = Game::new(preset.id, rules, players, seed)
-            .map_err(|e| ApiError::from_rules(e, "rules"))?;
+            .map_err(|e| ApiError::from_rules(&e, "rules"))?;
         let score_change = vec![0; game.scores().len()];
         let update = encode_update(&game, &events, score_change, None);
         self.deliver(&game, update, Authority::Full, request.as_token)
@@ -157,19 +157,19 @@ impl Engine {
             .custody
             .read(request.state.as_ref(), &request.state_token)?;
         let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
-        if seat >= game.players() {
-            return Err(ApiError::invalid(
+        let view = game.view(seat).ok_or_else(|| {
+            ApiError::invalid(
                 ErrorReason::SeatOutOfRange,
                 "seat",
                 format!("seat {seat} does not exist with {} players", game.players()),
-            ));
-        }
+            )
+        })?;
         if let Authority::Seat(own) = authority {
             if seat != own {
                 return Err(not_permitted("seat", own));
             }
         }
-        Ok(encode_view(&game, seat))
+        Ok(encode_view(view))
     }
 }
 

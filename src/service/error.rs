@@ -11,7 +11,9 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::proto::{ErrorReason, HttpError};
-use crate::rules::{PlayError, RulesError, SetupError};
+use crate::rules::{
+    LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TilePlace,
+};
 
 /// The error domain in every `ErrorInfo`.
 pub const ERROR_DOMAIN: &str = "pips.v1";
@@ -51,24 +53,153 @@ impl ApiError {
         ApiError::invalid(ErrorReason::MissingField, field, message)
     }
 
-    /// An error of the state found by the checked constructor, whose fields
-    /// are relative to the state at `prefix` in the request.
-    pub fn from_setup(error: SetupError, prefix: &str) -> ApiError {
-        let reason =
-            ErrorReason::from_str_name(error.reason()).unwrap_or(ErrorReason::InconsistentState);
-        ApiError::invalid(reason, join(prefix, &error.field()), error.to_string())
+    /// An error of the state found by the checked constructor, whose
+    /// location is rendered as a field of the state at `prefix` in the
+    /// request.
+    #[must_use]
+    pub fn from_setup(error: &SetupError, prefix: &str) -> ApiError {
+        ApiError::invalid(
+            setup_reason(error),
+            join(prefix, &setup_field(error)),
+            error.to_string(),
+        )
     }
 
     /// Options that cannot be played, found in `rules` at `prefix`.
-    pub fn from_rules(error: RulesError, prefix: &str) -> ApiError {
-        if error.option == "players" {
-            return ApiError::invalid(ErrorReason::PlayersNotAllowed, "players", error.message);
+    #[must_use]
+    pub fn from_rules(error: &RulesError, prefix: &str) -> ApiError {
+        match error.option {
+            RuleOption::Players => {
+                ApiError::invalid(ErrorReason::PlayersNotAllowed, "players", &error.message)
+            }
+            option => ApiError::invalid(
+                ErrorReason::InvalidRules,
+                join(prefix, option.name()),
+                error.to_string(),
+            ),
         }
-        ApiError::invalid(
-            ErrorReason::InvalidRules,
-            join(prefix, error.option),
-            error.to_string(),
-        )
+    }
+}
+
+/// The reason a state is refused for.
+fn setup_reason(error: &SetupError) -> ErrorReason {
+    match error {
+        SetupError::Players { .. } | SetupError::Rules(_) => ErrorReason::InvalidRules,
+        SetupError::InvalidTile { .. } => ErrorReason::InvalidTile,
+        SetupError::TileDuplicated { .. } => ErrorReason::TileDuplicated,
+        SetupError::TileMissing { .. } => ErrorReason::TileMissing,
+        SetupError::Layout(_) => ErrorReason::LayoutMismatch,
+        SetupError::SeatOutOfRange { .. } => ErrorReason::SeatOutOfRange,
+        SetupError::HandNumber { .. }
+        | SetupError::HandCount { .. }
+        | SetupError::ScoreCount { .. }
+        | SetupError::NegativeScore { .. }
+        | SetupError::DrawNotRecordable
+        | SetupError::WinnerOutOfRange { .. }
+        | SetupError::HistoryOutOfOrder { .. }
+        | SetupError::PlayedTwice { .. }
+        | SetupError::PlayedButNotOnLayout { .. }
+        | SetupError::EmptyHandInPlay { .. }
+        | SetupError::TargetReachedInPlay { .. }
+        | SetupError::LeaderNotToAct
+        | SetupError::ForcedLeadByLot
+        | SetupError::WrongForcedLead { .. }
+        | SetupError::ForcedLeadMissing
+        | SetupError::ForcedLeadAfterLead
+        | SetupError::Blocked => ErrorReason::InconsistentState,
+    }
+}
+
+/// The field of a state (`hands[1].tiles[0]`) where a fault lies, relative
+/// to the state.
+fn setup_field(error: &SetupError) -> String {
+    match error {
+        SetupError::Players { .. } => "players".to_owned(),
+        SetupError::Rules(e) => format!("rules.{}", e.option.name()),
+        SetupError::HandNumber { .. } => "hand_number".to_owned(),
+        SetupError::HandCount { .. } => "hands".to_owned(),
+        SetupError::ScoreCount { .. } => "scores".to_owned(),
+        SetupError::NegativeScore { side } => format!("scores[{side}]"),
+        SetupError::InvalidTile { at, .. } | SetupError::TileDuplicated { at, .. } => {
+            tile_field(*at)
+        }
+        SetupError::TileMissing { .. } => String::new(),
+        SetupError::Layout(e) => layout_field(e.place()),
+        SetupError::DrawNotRecordable => "drew_this_turn".to_owned(),
+        SetupError::SeatOutOfRange { role, .. } => match role {
+            SeatRole::ToAct => "to_act".to_owned(),
+            SeatRole::HandLeader => "hand_leader".to_owned(),
+            SeatRole::Mover { index } => format!("history[{index}].move.seat"),
+        },
+        SetupError::WinnerOutOfRange { .. } => "result.winner".to_owned(),
+        SetupError::HistoryOutOfOrder { index, .. } => format!("history[{index}].hand"),
+        SetupError::PlayedTwice { index, .. } => format!("history[{index}]"),
+        SetupError::PlayedButNotOnLayout { .. } => "history".to_owned(),
+        SetupError::EmptyHandInPlay { seat } => format!("hands[{seat}]"),
+        SetupError::TargetReachedInPlay { side } => format!("scores[{side}]"),
+        SetupError::LeaderNotToAct => "to_act".to_owned(),
+        SetupError::ForcedLeadByLot
+        | SetupError::WrongForcedLead { .. }
+        | SetupError::ForcedLeadMissing
+        | SetupError::ForcedLeadAfterLead => "required_lead".to_owned(),
+        SetupError::Blocked => "layout".to_owned(),
+    }
+}
+
+/// The field of a tile's place in a state.
+fn tile_field(at: TilePlace) -> String {
+    match at {
+        TilePlace::Hand { seat, index } => format!("hands[{seat}].tiles[{index}]"),
+        TilePlace::Boneyard { index } => format!("boneyard[{index}]"),
+        TilePlace::Lead => "layout.lead".to_owned(),
+        TilePlace::Arm { end, index } => format!("layout.{}[{index}]", end.name()),
+        TilePlace::History { index } => format!("history[{index}].move.play.tile"),
+    }
+}
+
+/// The field of a place on the layout.
+fn layout_field(place: LayoutPlace) -> String {
+    match place {
+        LayoutPlace::Spinner => "layout.spinner".to_owned(),
+        LayoutPlace::Arm(end) => format!("layout.{}", end.name()),
+        LayoutPlace::Placed { end, index } => format!("layout.{}[{index}]", end.name()),
+    }
+}
+
+/// The reason a move is refused for.
+fn play_reason(error: &PlayError) -> ErrorReason {
+    match error {
+        PlayError::MatchOver => ErrorReason::MatchOver,
+        PlayError::SeatOutOfRange { .. } => ErrorReason::SeatOutOfRange,
+        PlayError::NotYourTurn { .. } => ErrorReason::NotYourTurn,
+        PlayError::InvalidTile { .. } => ErrorReason::InvalidTile,
+        PlayError::TileNotInHand { .. } => ErrorReason::TileNotInHand,
+        PlayError::DoesNotMatchEnd { .. } => ErrorReason::DoesNotMatchEnd,
+        PlayError::EndNotOpen { .. } => ErrorReason::EndNotOpen,
+        PlayError::LeadHasNoEnd => ErrorReason::LeadHasNoEnd,
+        PlayError::EndRequired => ErrorReason::EndRequired,
+        PlayError::MustLeadRequiredTile { .. } => ErrorReason::MustLeadRequiredTile,
+        PlayError::MustPlayNotDraw { .. } => ErrorReason::MustPlayNotDraw,
+        PlayError::MustPlayNotPass { .. } => ErrorReason::MustPlayNotPass,
+        PlayError::MustDrawNotPass { .. } => ErrorReason::MustDrawNotPass,
+        PlayError::CannotDraw(_) => ErrorReason::CannotDraw,
+    }
+}
+
+/// The field of the request at fault for a refused move.
+fn play_field(error: &PlayError) -> &'static str {
+    match error {
+        PlayError::MatchOver => "state.phase",
+        PlayError::SeatOutOfRange { .. } | PlayError::NotYourTurn { .. } => "move.seat",
+        PlayError::InvalidTile { .. }
+        | PlayError::TileNotInHand { .. }
+        | PlayError::MustLeadRequiredTile { .. } => "move.play.tile",
+        PlayError::DoesNotMatchEnd { .. }
+        | PlayError::EndNotOpen { .. }
+        | PlayError::LeadHasNoEnd
+        | PlayError::EndRequired => "move.play.end",
+        PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
+        PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
     }
 }
 
@@ -80,8 +211,8 @@ impl From<PlayError> for ApiError {
             } else {
                 Code::FailedPrecondition
             },
-            reason: ErrorReason::from_str_name(error.reason()).unwrap_or(ErrorReason::Unspecified),
-            field: error.field().to_owned(),
+            reason: play_reason(&error),
+            field: play_field(&error).to_owned(),
             message: error.to_string(),
         }
     }
@@ -182,78 +313,86 @@ fn join(prefix: &str, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{End, Tile};
+    use crate::rules::{End, LayoutError, NoDraw, Placed, Tile};
 
     #[test]
-    fn every_play_error_reason_is_in_the_wire_contract() {
+    fn a_move_is_refused_as_illegal_unless_it_names_what_does_not_exist() {
         let tile = Tile::new(1, 0);
-        let errors = [
-            PlayError::MatchOver,
-            PlayError::SeatOutOfRange {
-                seat: 9,
-                players: 2,
-            },
-            PlayError::NotYourTurn { seat: 1, to_act: 0 },
-            PlayError::InvalidTile { tile, max_pip: 6 },
-            PlayError::TileNotInHand { seat: 0, tile },
-            PlayError::DoesNotMatchEnd {
-                tile,
-                end: End::Left,
-                pips: 5,
-            },
-            PlayError::EndNotOpen { end: End::Up },
-            PlayError::LeadHasNoEnd,
-            PlayError::EndRequired,
-            PlayError::MustLeadRequiredTile { required: tile },
-            PlayError::MustPlayNotDraw { seat: 0 },
-            PlayError::MustPlayNotPass { seat: 0 },
-            PlayError::MustDrawNotPass { seat: 0 },
-            PlayError::CannotDraw { why: "none" },
+        let cases = [
+            (PlayError::MatchOver, ErrorReason::MatchOver, "state.phase"),
+            (
+                PlayError::InvalidTile { tile, max_pip: 6 },
+                ErrorReason::InvalidTile,
+                "move.play.tile",
+            ),
+            (
+                PlayError::EndNotOpen { end: End::Up },
+                ErrorReason::EndNotOpen,
+                "move.play.end",
+            ),
+            (
+                PlayError::CannotDraw(NoDraw::BoneyardExhausted),
+                ErrorReason::CannotDraw,
+                "move.draw",
+            ),
+            (
+                PlayError::MustDrawNotPass { seat: 0 },
+                ErrorReason::MustDrawNotPass,
+                "move.pass",
+            ),
         ];
-        for error in errors {
+        for (error, reason, field) in cases {
             let api = ApiError::from(error);
-            assert_eq!(api.reason.as_str_name(), error.reason(), "{error:?}");
+            assert_eq!((api.reason, api.field.as_str()), (reason, field));
+            let malformed = matches!(error, PlayError::InvalidTile { .. });
+            assert_eq!(api.code == Code::InvalidArgument, malformed, "{error:?}");
         }
     }
 
     #[test]
-    fn every_setup_error_reason_is_in_the_wire_contract() {
+    fn a_fault_of_a_state_is_named_by_its_field() {
         let tile = Tile::new(1, 0);
-        let errors = [
-            SetupError::Rules(RulesError {
-                option: "hand_size",
-                message: String::new(),
-            }),
-            SetupError::InvalidTile {
-                field: String::new(),
-                tile,
-                max_pip: 6,
-            },
-            SetupError::TileDuplicated {
-                field: String::new(),
-                tile,
-            },
-            SetupError::TileMissing { tile },
-            SetupError::LayoutMismatch {
-                field: String::new(),
-                message: String::new(),
-            },
-            SetupError::OpenEndsMismatch {
-                field: String::new(),
-                message: String::new(),
-            },
-            SetupError::SeatOutOfRange {
-                field: String::new(),
-                seat: 9,
-                players: 2,
-            },
-            SetupError::inconsistent("", ""),
+        let cases = [
+            (
+                SetupError::InvalidTile {
+                    at: TilePlace::Hand { seat: 1, index: 2 },
+                    tile,
+                    max_pip: 6,
+                },
+                "state.hands[1].tiles[2]",
+            ),
+            (
+                SetupError::TileDuplicated {
+                    at: TilePlace::History { index: 4 },
+                    tile,
+                },
+                "state.history[4].move.play.tile",
+            ),
+            (SetupError::TileMissing { tile }, "state"),
+            (
+                SetupError::Layout(LayoutError::DoesNotTouch {
+                    end: End::Down,
+                    index: 3,
+                    placed: Placed { inner: 1, outer: 0 },
+                    pips: 2,
+                }),
+                "state.layout.down[3]",
+            ),
+            (
+                SetupError::SeatOutOfRange {
+                    role: SeatRole::Mover { index: 0 },
+                    seat: 9,
+                    players: 2,
+                },
+                "state.history[0].move.seat",
+            ),
+            (SetupError::ForcedLeadMissing, "state.required_lead"),
         ];
-        for error in errors {
-            let reason = error.reason();
+        for (error, field) in cases {
             assert_eq!(
-                ApiError::from_setup(error, "state").reason.as_str_name(),
-                reason
+                ApiError::from_setup(&error, "state").field,
+                field,
+                "{error}"
             );
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! - [`engine`]: the `DominoEngine` service; one function per RPC that
 //!   decodes, runs the rules and encodes.
-//! - [`rules_codec`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
-//! - [`state_codec`]: states, moves, events and views ⇄ messages.
+//! - [`codec`]: wire messages ⇄ rule values, one concept per file
+//!   (primitives, the history bit layout, the readable and the packed
+//!   state, rules, answers).
 //! - [`error`]: rules errors → gRPC statuses with machine-readable details,
 //!   and → HTTP statuses with JSON bodies.
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
@@ -11,15 +12,13 @@
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
+pub mod codec;
 pub mod custody;
 pub mod engine;
 pub mod error;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;
-pub mod packed_codec;
-pub mod rules_codec;
-pub mod state_codec;
 
 pub use engine::Engine;
 pub use error::ApiError;

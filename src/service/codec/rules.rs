@@ -7,8 +7,8 @@ use crate::rules::{
     LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
 };
 
-use super::error::ApiError;
 use crate::proto::ErrorReason;
+use crate::service::error::ApiError;
 
 const DRAW: &[(DrawRule, proto::DrawRule)] = &[
     (DrawRule::UntilPlayable, proto::DrawRule::UntilPlayable),
@@ -133,6 +133,7 @@ fn unwire<R: Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: i32) -> Option<
 }
 
 /// Every option set, for a state or `ListVariants`.
+#[must_use]
 pub fn encode_rules(rules: &Rules) -> proto::Rules {
     proto::Rules {
         max_pip: Some(u32::from(rules.max_pip)),
@@ -158,6 +159,11 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
 /// Reads `given` (the message at `prefix` in the request). Each option set
 /// there wins; each absent one comes from `base`, and with no `base` (a
 /// state's rules) every option is required.
+///
+/// # Errors
+/// MISSING_FIELD for an option neither given nor in `base`; INVALID_RULES
+/// for a value out of range. Whether the options fit together is checked
+/// by the rules, not here.
 pub fn decode_rules(
     given: &proto::Rules,
     base: Option<&Rules>,
@@ -221,6 +227,16 @@ pub fn decode_rules(
         match_end: enum_option!("match_end", MATCH_END, match_end),
         target: pick(given.target, base.map(|b| b.target), || field("target"))?,
     })
+}
+
+/// The rules of a state at `prefix` (every option must be set).
+pub(super) fn decode_state_rules(
+    rules: Option<&proto::Rules>,
+    prefix: &str,
+) -> Result<Rules, ApiError> {
+    let field = format!("{prefix}.rules");
+    let rules = rules.ok_or_else(|| ApiError::missing(&field))?;
+    decode_rules(rules, None, &field)
 }
 
 #[cfg(test)]

@@ -1,22 +1,23 @@
-//! The packed form of a game state (`PackedState`, the contents of a state
-//! token) ⇄ the rules' game. The packed form holds what the readable
-//! `GameState` holds with one byte per tile and nothing nested per tile, so
-//! that a caller who only sends states back (a bot, a load test, a backend
-//! storing tokens) pays for neither side's parsing of a readable state.
+//! The packed state (`PackedState`, the contents of a state token) ⇄ the
+//! rules' game. The packed form holds what the readable `GameState` holds
+//! with one byte per tile and nothing nested per tile, so that a caller who
+//! only sends states back (a bot, a load test, a backend storing tokens)
+//! pays for neither side's parsing of a readable state.
 //!
 //! As with the readable form, decoding only turns wire values into rule
 //! values; every rule of consistency is checked by [`Game::from_setup`].
 
-use crate::proto::{self, ErrorReason};
-use crate::rules::{End, Game, HistoryEntry, Placed, Setup, Tile};
+use crate::proto;
+use crate::rules::{End, Game, Placed, Setup, Tile};
+use crate::service::error::ApiError;
 
-use super::error::ApiError;
-use super::rules_codec::encode_rules;
-use super::state_codec::{
-    END_SHIFT, FORMAT_VERSION, TILE_COUNT, TILE_SHIFT, check_format_version, decode_outcome,
-    decode_spinner, decode_state_rules, decode_tile_index, encode_history_code, encode_outcome,
-    encode_phase, encode_spinner, tile_index_error, unpack_history_code,
+use super::history;
+use super::rules::{decode_state_rules, encode_rules};
+use super::wire::{
+    TILE_COUNT, decode_outcome, decode_spinner, decode_tile_index, encode_outcome, encode_phase,
+    encode_spinner, tile_index_error,
 };
+use super::{FORMAT_VERSION, check_format_version};
 
 /// A tile's byte: its index (at most 90, so it always fits).
 fn tile_byte(tile: Tile) -> u8 {
@@ -86,108 +87,11 @@ fn decode_optional_tile(
         .transpose()
 }
 
-/// The action and seat bits of a packed history number: those below the
-/// tile, the same in the first history byte.
-const ACTION_AND_SEAT: u32 = (1 << TILE_SHIFT) - 1;
-
-/// A move's two history bytes as the packed history number of
-/// `GameState.history` (hand 0), so that both forms share one layout and
-/// one unpacking: the first byte is the number's action and seat bits with
-/// the end above them, the second its tile.
-fn history_code(first: u8, second: u8) -> u32 {
-    let first = u32::from(first);
-    first & ACTION_AND_SEAT | u32::from(second) << TILE_SHIFT | first >> TILE_SHIFT << END_SHIFT
-}
-
-/// A history entry's two bytes (see `PackedState.history`), the inverse of
-/// [`history_code`].
-fn history_bytes(entry: &HistoryEntry) -> [u8; 2] {
-    let code = encode_history_code(entry);
-    let byte = |value: u32| u8::try_from(value & 0xff).unwrap_or(0);
-    let end = code >> END_SHIFT & 7;
-    [
-        byte(code & ACTION_AND_SEAT | end << TILE_SHIFT),
-        byte(code >> TILE_SHIFT & 0x7f),
-    ]
-}
-
-/// The history given as `moves` (two bytes each) and `hands` (runs of
-/// hand number and count) at `prefix`.
-fn decode_history(
-    moves: &[u8],
-    hands: &[u32],
-    prefix: &str,
-) -> Result<Vec<HistoryEntry>, ApiError> {
-    let inconsistent = |field: &str, message: &str| {
-        ApiError::invalid(
-            ErrorReason::InconsistentState,
-            format!("{prefix}.{field}"),
-            message,
-        )
-    };
-    if moves.len() % 2 != 0 {
-        return Err(inconsistent("history", "two bytes per move"));
-    }
-    if hands.len() % 2 != 0 {
-        return Err(inconsistent(
-            "history_hands",
-            "pairs of hand number and number of moves",
-        ));
-    }
-    // Room for the move about to be played, so that it does not regrow.
-    let mut history = Vec::with_capacity(moves.len() / 2 + 2);
-    let mut pairs = moves.chunks_exact(2);
-    for run in hands.chunks_exact(2) {
-        let &[hand, count] = run else { continue };
-        for _ in 0..count {
-            let Some(&[first, second]) = pairs.next() else {
-                return Err(inconsistent(
-                    "history_hands",
-                    "the runs count more moves than the history holds",
-                ));
-            };
-            let code = history_code(first, second);
-            match unpack_history_code(code) {
-                Ok(entry) => history.push(HistoryEntry { hand, ..entry }),
-                Err(fault) => {
-                    let field = format!("{prefix}.history[{}]", history.len());
-                    return Err(fault.error(code, field));
-                }
-            }
-        }
-    }
-    if pairs.next().is_some() {
-        return Err(inconsistent(
-            "history_hands",
-            "the runs count fewer moves than the history holds",
-        ));
-    }
-    Ok(history)
-}
-
-/// A history as its bytes and its runs of hands.
-fn encode_history(history: &[HistoryEntry]) -> (Vec<u8>, Vec<u32>) {
-    let mut moves = Vec::with_capacity(history.len() * 2);
-    let mut hands = Vec::new();
-    let mut run: Option<(u32, u32)> = None;
-    for entry in history {
-        moves.extend(history_bytes(entry));
-        run = match run {
-            Some((hand, count)) if hand == entry.hand => Some((hand, count + 1)),
-            Some((hand, count)) => {
-                hands.extend([hand, count]);
-                Some((entry.hand, 1))
-            }
-            None => Some((entry.hand, 1)),
-        };
-    }
-    if let Some((hand, count)) = run {
-        hands.extend([hand, count]);
-    }
-    (moves, hands)
-}
-
 /// The packed state at `prefix` (`state_token`), fully checked.
+///
+/// # Errors
+/// INVALID_ARGUMENT with the reason and field of the first fault, as for a
+/// readable state.
 pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, ApiError> {
     let field = |name: &'static str| move || format!("{prefix}.{name}");
     check_format_version(state.format_version, prefix)?;
@@ -216,16 +120,17 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         required_lead: decode_optional_tile(state.required_lead, &field("required_lead"))?,
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
-        history: decode_history(&state.history, &state.history_hands, prefix)?,
+        history: history::decode_packed(&state.history, &state.history_hands, prefix)?,
     };
-    Game::from_setup(setup).map_err(|e| ApiError::from_setup(e, prefix))
+    Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
 }
 
 /// The complete state, packed.
+#[must_use]
 pub fn encode_packed(game: &Game) -> proto::PackedState {
     let layout = game.layout();
     let arm = |end| layout.arm(end).iter().copied().map(placed_byte).collect();
-    let (history, history_hands) = encode_history(game.history());
+    let (history, history_hands) = history::encode_packed(game.history());
     proto::PackedState {
         format_version: FORMAT_VERSION,
         variant: game.variant().to_owned(),
@@ -247,7 +152,7 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         to_act: u32::from(game.to_act()),
         hand_leader: u32::from(game.hand_leader()),
         required_lead: game.required_lead().map(Tile::index),
-        phase: encode_phase(game),
+        phase: encode_phase(game.outcome()),
         result: game.outcome().map(encode_outcome),
         history,
         drew_this_turn: game.drew_this_turn(),
@@ -258,6 +163,7 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::ErrorReason;
     use crate::rules::presets::preset;
 
     /// A muggins game a few moves in, packed.

@@ -1,0 +1,126 @@
+//! The places on a layout where tiles are added, and a small map holding
+//! one value per end.
+
+use std::ops::{Index, IndexMut};
+
+/// A place where tiles are added.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum End {
+    /// The arm growing from the lead's larger half.
+    Left,
+    /// The arm growing from the lead's smaller half.
+    Right,
+    /// The first arm grown from a spinner's short end.
+    Up,
+    /// The second arm grown from a spinner's short end (after `Up`).
+    Down,
+}
+
+impl End {
+    /// Every end, in the order legal moves list them.
+    pub const ALL: [End; 4] = [End::Left, End::Right, End::Up, End::Down];
+
+    /// The two arms that grow from the lead's halves.
+    pub const LONG: [End; 2] = [End::Left, End::Right];
+
+    /// Position in per-end arrays.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            End::Left => 0,
+            End::Right => 1,
+            End::Up => 2,
+            End::Down => 3,
+        }
+    }
+
+    /// Whether the arm grows from the spinner's short end.
+    #[must_use]
+    pub const fn is_short_side(self) -> bool {
+        matches!(self, End::Up | End::Down)
+    }
+
+    /// The arm's name in players' words (`left`, `up`, …).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            End::Left => "left",
+            End::Right => "right",
+            End::Up => "up",
+            End::Down => "down",
+        }
+    }
+}
+
+/// One `T` for each [`End`], indexed by the end itself rather than by a
+/// number that could name no end.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ByEnd<T>([T; 4]);
+
+impl<T> ByEnd<T> {
+    /// The map holding `left`, `right`, `up` and `down`.
+    pub const fn new(left: T, right: T, up: T, down: T) -> ByEnd<T> {
+        ByEnd([left, right, up, down])
+    }
+
+    /// The map holding `value(end)` at each end.
+    pub fn from_fn(mut value: impl FnMut(End) -> T) -> ByEnd<T> {
+        ByEnd(End::ALL.map(&mut value))
+    }
+
+    /// Each end with its value, in [`End::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (End, &T)> {
+        End::ALL.into_iter().zip(&self.0)
+    }
+
+    /// The values, in [`End::ALL`] order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter()
+    }
+
+    /// The values, mutably, in [`End::ALL`] order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.0.iter_mut()
+    }
+}
+
+impl<T> Index<End> for ByEnd<T> {
+    type Output = T;
+
+    fn index(&self, end: End) -> &T {
+        match end {
+            End::Left => &self.0[0],
+            End::Right => &self.0[1],
+            End::Up => &self.0[2],
+            End::Down => &self.0[3],
+        }
+    }
+}
+
+impl<T> IndexMut<End> for ByEnd<T> {
+    fn index_mut(&mut self, end: End) -> &mut T {
+        match end {
+            End::Left => &mut self.0[0],
+            End::Right => &mut self.0[1],
+            End::Up => &mut self.0[2],
+            End::Down => &mut self.0[3],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_end_has_its_own_slot() {
+        let mut map = ByEnd::from_fn(End::index);
+        for end in End::ALL {
+            assert_eq!(map[end], end.index());
+        }
+        map[End::Up] = 9;
+        assert_eq!(map, ByEnd::new(0, 1, 9, 3));
+        let ends: Vec<End> = map.iter().map(|(end, _)| end).collect();
+        assert_eq!(ends, End::ALL);
+    }
+}

@@ -1,0 +1,301 @@
+//! How a hand and a match are settled: who won the hand, what each side
+//! is credited, exact-target overshoots, and when the match ends.
+
+use super::deal::MAX_SEATS;
+use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
+use super::game::{Game, MAX_HANDS};
+use super::moves::{Action, Seat};
+use super::options::{MatchEnd, Settlement};
+use super::scoring::{opponents_points, own_pips_penalty, r5};
+
+impl Game {
+    /// Adds `points` to `side` and reports it.
+    pub(super) fn credit<S: EventSink>(
+        &mut self,
+        side: Side,
+        seat: Option<Seat>,
+        points: i32,
+        reason: ScoreReason,
+        sink: &mut S,
+    ) {
+        if let Some(score) = self.scores.get_mut(usize::from(side)) {
+            *score = score.saturating_add(points);
+        }
+        sink.record(|| Event::PointsScored {
+            side,
+            seat,
+            points,
+            reason,
+        });
+    }
+
+    /// Whether `side`'s score has reached the target of a match that ends
+    /// the moment a side reaches it.
+    pub(super) fn wins_by_target(&self, side: Side) -> bool {
+        matches!(
+            self.rules.match_end,
+            MatchEnd::ReachTarget | MatchEnd::ExactTarget
+        ) && self.score(side) >= i64::from(self.rules.target)
+    }
+
+    /// Whether some side is at or past the target (which ends the match
+    /// under every target rule).
+    pub(super) fn some_side_at_target(&self) -> Option<Side> {
+        if self.rules.single_hand() {
+            return None;
+        }
+        (0..self.sides()).find(|&side| self.score(side) >= i64::from(self.rules.target))
+    }
+
+    /// `side`'s score, widened.
+    pub(super) fn score(&self, side: Side) -> i64 {
+        self.scores
+            .get(usize::from(side))
+            .map_or(0, |&score| i64::from(score))
+    }
+
+    /// Whether adding `points` to `side` would pass an exact target.
+    pub(super) fn overshoots(&self, side: Side, points: i32) -> bool {
+        self.rules.match_end == MatchEnd::ExactTarget
+            && self.score(side) + i64::from(points) > i64::from(self.rules.target)
+    }
+
+    /// Ends the match.
+    pub(super) fn finish<S: EventSink>(&mut self, outcome: Outcome, sink: &mut S) {
+        self.outcome = Some(outcome);
+        sink.record(|| Event::MatchEnded {
+            outcome,
+            scores: self.scores().to_vec(),
+        });
+    }
+
+    /// Pips left in each seat's hand.
+    fn pips_by_seat(&self) -> Vec<u32> {
+        (0..self.players)
+            .map(|seat| self.hand(seat).pips())
+            .collect()
+    }
+
+    /// The side with strictly the fewest pips (sum over its seats).
+    fn fewest_pips_side(&self) -> Option<Side> {
+        let mut totals = [0u32; MAX_SEATS];
+        for seat in 0..self.players {
+            totals[usize::from(self.side_of(seat))] += self.hand(seat).pips();
+        }
+        unique_min(&totals[..usize::from(self.sides())])
+    }
+
+    /// The seat that placed the last tile of this hand ("made the fish").
+    pub(super) fn last_placer(&self) -> Seat {
+        self.history
+            .iter()
+            .rev()
+            .take_while(|entry| entry.hand == self.hand_number)
+            .find(|entry| matches!(entry.mv.action, Action::Play { .. }))
+            .map_or(self.to_act, |entry| entry.mv.seat)
+    }
+
+    /// The side that won a hand ending in `end`: the seat that went out or
+    /// closed; when blocked, the fish maker under penalty scoring, else the
+    /// side with the fewest pips (none on a tie).
+    fn hand_winner(&self, end: HandEnd) -> Option<Side> {
+        match (end.seat(), self.rules.settlement) {
+            (Some(seat), _) => Some(self.side_of(seat)),
+            (None, Settlement::PenaltyOwnPips) => Some(self.side_of(self.last_placer())),
+            (None, _) => self.fewest_pips_side(),
+        }
+    }
+
+    /// What a hand ending in `end` credits, side by side.
+    fn settle(&self, end: HandEnd) -> Credits {
+        let rules = &self.rules;
+        let pips = |seat: Seat| self.hand(seat).pips();
+        let to_points = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+        let winner = self.hand_winner(end);
+        let reason = match end {
+            HandEnd::Domino(_) => ScoreReason::Domino,
+            HandEnd::Closed(_) => ScoreReason::Closed,
+            HandEnd::Blocked => ScoreReason::Blocked,
+        };
+        match (rules.settlement, winner) {
+            (Settlement::WinnerTakesPips, Some(side)) => {
+                let (mut own, mut opponents) = ([0u32; MAX_SEATS], [0u32; MAX_SEATS]);
+                let (mut own_count, mut opponent_count) = (0, 0);
+                for seat in 0..self.players {
+                    let (list, count) = if self.side_of(seat) == side {
+                        (&mut own, &mut own_count)
+                    } else {
+                        (&mut opponents, &mut opponent_count)
+                    };
+                    if let Some(slot) = list.get_mut(*count) {
+                        *slot = pips(seat);
+                        *count += 1;
+                    }
+                }
+                let opponents = &opponents[..opponent_count];
+                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, opponents);
+                let lost = match end {
+                    HandEnd::Blocked => {
+                        own_pips_penalty(rules.blocked_own, rules.hand_scale, &own[..own_count])
+                    }
+                    _ => 0,
+                };
+                [Credit {
+                    side,
+                    seat: end.seat(),
+                    points: to_points(gained.saturating_sub(lost)),
+                    reason,
+                }]
+                .into_iter()
+                .collect()
+            }
+            (Settlement::WinnerTakesOne, Some(side)) if end.seat().is_some() => [Credit {
+                side,
+                seat: end.seat(),
+                points: 1,
+                reason,
+            }]
+            .into_iter()
+            .collect(),
+            (Settlement::PenaltyOwnPips, _) => {
+                let exempt = end.seat().unwrap_or_else(|| self.last_placer());
+                (0..self.players)
+                    .filter(|&seat| seat != exempt)
+                    .map(|seat| Credit {
+                        side: self.side_of(seat),
+                        seat: Some(seat),
+                        points: to_points(pips(seat)),
+                        reason: ScoreReason::Penalty,
+                    })
+                    .collect()
+            }
+            (Settlement::SubtractOwnRounded, _) => (0..self.players)
+                .map(|seat| Credit {
+                    side: self.side_of(seat),
+                    seat: Some(seat),
+                    points: -to_points(r5(pips(seat))),
+                    reason: ScoreReason::OwnPips,
+                })
+                .collect(),
+            _ => Credits::default(),
+        }
+    }
+
+    /// What a hand ending in `end` would credit `side` in all.
+    pub(super) fn settlement_for(&self, side: Side, end: HandEnd) -> i32 {
+        self.settle(end)
+            .iter()
+            .filter(|credit| credit.side == side)
+            .map(|credit| credit.points)
+            .sum()
+    }
+
+    /// Settles the hand, then ends the match or deals the next hand.
+    /// `void_settlement`: the settlement was voided together with the last
+    /// tile's points (exact target).
+    pub(super) fn end_hand<S: EventSink>(
+        &mut self,
+        end: HandEnd,
+        void_settlement: bool,
+        sink: &mut S,
+    ) {
+        let winner = self.hand_winner(end);
+        let credits: Credits = self
+            .settle(end)
+            .iter()
+            .filter(|credit| credit.points != 0)
+            .collect();
+        let mut settlement = [0i32; MAX_SEATS];
+        for credit in credits.iter() {
+            if let Some(slot) = settlement.get_mut(usize::from(credit.side)) {
+                *slot = slot.saturating_add(credit.points);
+            }
+        }
+        sink.record(|| Event::HandEnded {
+            hand: self.hand_number,
+            end,
+            winner,
+            pips: self.pips_by_seat(),
+            settlement: settlement[..usize::from(self.sides())].to_vec(),
+        });
+        for credit in credits.iter() {
+            if void_settlement || self.overshoots(credit.side, credit.points) {
+                sink.record(|| Event::PointsVoided {
+                    side: credit.side,
+                    seat: credit.seat,
+                    points: credit.points,
+                    reason: credit.reason,
+                });
+                continue;
+            }
+            self.credit(credit.side, credit.seat, credit.points, credit.reason, sink);
+        }
+        let outcome = match self.rules.match_end {
+            MatchEnd::SingleHand => Some(winner.map_or(Outcome::Draw, Outcome::Winner)),
+            MatchEnd::ReachTarget | MatchEnd::ExactTarget => {
+                self.some_side_at_target().map(Outcome::Winner)
+            }
+            MatchEnd::LoseAtTarget => self.some_side_at_target().map(|_| {
+                let scores = self.scores();
+                let lowest = unique_min(scores);
+                lowest.map_or(Outcome::Draw, Outcome::Winner)
+            }),
+        };
+        if let Some(outcome) = outcome {
+            self.finish(outcome, sink);
+            return;
+        }
+        if self.hand_number >= MAX_HANDS {
+            self.finish(Outcome::Draw, sink);
+            return;
+        }
+        self.start_hand(self.hand_number + 1, end.seat(), sink);
+    }
+}
+
+/// One entry of a hand's settlement.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Credit {
+    /// The side whose score changes.
+    side: Side,
+    /// The seat it is for, if one.
+    seat: Option<Seat>,
+    /// The change (negative when taken off).
+    points: i32,
+    /// Why.
+    reason: ScoreReason,
+}
+
+/// A hand's settlement: at most one entry per seat, without allocating.
+#[derive(Clone, Copy, Default, Debug)]
+struct Credits {
+    /// The entries, filled from the front.
+    items: [Option<Credit>; MAX_SEATS],
+}
+
+impl Credits {
+    /// The entries, in order.
+    fn iter(&self) -> impl Iterator<Item = Credit> + '_ {
+        self.items.iter().flatten().copied()
+    }
+}
+
+impl FromIterator<Credit> for Credits {
+    fn from_iter<I: IntoIterator<Item = Credit>>(iter: I) -> Credits {
+        let mut credits = Credits::default();
+        for (slot, credit) in credits.items.iter_mut().zip(iter) {
+            *slot = Some(credit);
+        }
+        credits
+    }
+}
+
+/// The index of the strictly smallest value; `None` on a tie or when empty.
+fn unique_min<T: Ord + Copy>(values: &[T]) -> Option<Side> {
+    let min = values.iter().copied().min()?;
+    let mut at = values.iter().enumerate().filter(|&(_, &v)| v == min);
+    match (at.next(), at.next()) {
+        (Some((index, _)), None) => Side::try_from(index).ok(),
+        _ => None,
+    }
+}

@@ -1,0 +1,283 @@
+//! Wire primitives that several messages share: tiles, ends, seats, moves,
+//! the spinner's position, and how a match stands (phase and result).
+//! Decoding only turns wire values into rule values, reporting values that
+//! cannot even be represented; every rule of consistency is the checked
+//! constructor's.
+//!
+//! Field paths are built only when an error needs one (`field` closures):
+//! formatting a path for every tile and move of a state would cost more than
+//! the decoding itself.
+
+use crate::proto::{self, ErrorReason};
+use crate::rules::tile::MAX_PIP_LIMIT;
+use crate::rules::{Action, End, Move, Outcome, Seat, SpinnerAt, Tile, TileSet};
+
+use crate::service::error::ApiError;
+
+/// A half's pips, if any set could hold it.
+pub(super) fn decode_half(value: u32, field: &impl Fn() -> String) -> Result<u8, ApiError> {
+    u8::try_from(value)
+        .ok()
+        .filter(|&pips| pips <= MAX_PIP_LIMIT)
+        .ok_or_else(|| {
+            ApiError::invalid(
+                ErrorReason::InvalidTile,
+                field(),
+                format!("{value} pips: no set has a half above {MAX_PIP_LIMIT}"),
+            )
+        })
+}
+
+/// A tile given at `field`.
+///
+/// # Errors
+/// INVALID_TILE when a half is beyond every set.
+pub fn decode_tile(tile: &proto::Tile, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
+    Ok(Tile::new(
+        decode_half(tile.a, field)?,
+        decode_half(tile.b, field)?,
+    ))
+}
+
+/// A tile given at `field`, if one is.
+pub(super) fn decode_optional_tile(
+    tile: Option<&proto::Tile>,
+    field: &impl Fn() -> String,
+) -> Result<Option<Tile>, ApiError> {
+    tile.map(|t| decode_tile(t, field)).transpose()
+}
+
+/// A tile, larger half first.
+#[must_use]
+pub fn encode_tile(tile: Tile) -> proto::Tile {
+    proto::Tile {
+        a: u32::from(tile.high()),
+        b: u32::from(tile.low()),
+    }
+}
+
+/// Tiles in the largest set (double-twelve): tile indices are below this.
+pub(super) const TILE_COUNT: u32 = TileSet::full(MAX_PIP_LIMIT).len();
+
+/// The refusal of a tile index at `field` that no set holds.
+#[cold]
+pub(super) fn tile_index_error(index: u32, field: String) -> ApiError {
+    ApiError::invalid(
+        ErrorReason::InvalidTile,
+        field,
+        format!("tile index {index} is beyond double-{MAX_PIP_LIMIT}"),
+    )
+}
+
+/// A tile given by its index (high*(high+1)/2 + low) at `field`.
+pub(super) fn decode_tile_index(index: u32, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
+    if index >= TILE_COUNT {
+        return Err(tile_index_error(index, field()));
+    }
+    Ok(Tile::from_index(index))
+}
+
+/// A seat number at `field` (its range is checked against the game later).
+///
+/// # Errors
+/// SEAT_OUT_OF_RANGE when no game has such a seat.
+pub fn decode_seat(value: u32, field: &impl Fn() -> String) -> Result<Seat, ApiError> {
+    Seat::try_from(value).map_err(|_| {
+        ApiError::invalid(
+            ErrorReason::SeatOutOfRange,
+            field(),
+            format!("seat {value} does not exist"),
+        )
+    })
+}
+
+/// An `End` value as the rules' end: `Some(None)` for END_UNSPECIFIED (no
+/// end named), `None` for a value that is not an `End`.
+pub(super) fn end_from_wire(value: i32) -> Option<Option<End>> {
+    match proto::End::try_from(value).ok()? {
+        proto::End::Unspecified => Some(None),
+        proto::End::Left => Some(Some(End::Left)),
+        proto::End::Right => Some(Some(End::Right)),
+        proto::End::Up => Some(Some(End::Up)),
+        proto::End::Down => Some(Some(End::Down)),
+    }
+}
+
+/// An `End` value at `field`, refused for `reason` when it is none.
+fn decode_end(
+    value: i32,
+    field: &impl Fn() -> String,
+    reason: ErrorReason,
+) -> Result<Option<End>, ApiError> {
+    end_from_wire(value)
+        .ok_or_else(|| ApiError::invalid(reason, field(), format!("{value} is not an End")))
+}
+
+/// An end as its wire value (END_UNSPECIFIED for none).
+pub(super) fn encode_end(end: Option<End>) -> i32 {
+    match end {
+        None => proto::End::Unspecified,
+        Some(End::Left) => proto::End::Left,
+        Some(End::Right) => proto::End::Right,
+        Some(End::Up) => proto::End::Up,
+        Some(End::Down) => proto::End::Down,
+    }
+    .into()
+}
+
+/// A move given at `prefix` (`move`, or `state.history[3].move`).
+///
+/// # Errors
+/// MISSING_FIELD, MALFORMED_MOVE, INVALID_TILE or SEAT_OUT_OF_RANGE for a
+/// move that cannot be represented.
+pub fn decode_move(
+    mv: Option<&proto::Move>,
+    prefix: &impl Fn() -> String,
+) -> Result<Move, ApiError> {
+    let mv = mv.ok_or_else(|| ApiError::missing(prefix()))?;
+    let seat = decode_seat(mv.seat, &|| format!("{}.seat", prefix()))?;
+    let action = match &mv.action {
+        Some(proto::r#move::Action::Play(play)) => {
+            let field = || format!("{}.play.tile", prefix());
+            let tile = play
+                .tile
+                .as_ref()
+                .ok_or_else(|| ApiError::missing(field()))?;
+            Action::Play {
+                tile: decode_tile(tile, &field)?,
+                end: decode_end(
+                    play.end,
+                    &|| format!("{}.play.end", prefix()),
+                    ErrorReason::MalformedMove,
+                )?,
+            }
+        }
+        Some(proto::r#move::Action::Draw(_)) => Action::Draw,
+        Some(proto::r#move::Action::Pass(_)) => Action::Pass,
+        None => {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedMove,
+                prefix(),
+                "a move must set one of play, draw or pass",
+            ));
+        }
+    };
+    Ok(Move { seat, action })
+}
+
+/// A move, ready to be sent back as `PlayRequest.move`.
+#[must_use]
+pub fn encode_move(mv: Move) -> proto::Move {
+    use proto::r#move::Action as Wire;
+    let action = match mv.action {
+        Action::Play { tile, end } => Wire::Play(proto::PlayTile {
+            tile: Some(encode_tile(tile)),
+            end: encode_end(end),
+        }),
+        Action::Draw => Wire::Draw(proto::DrawTile {}),
+        Action::Pass => Wire::Pass(proto::Pass {}),
+    };
+    proto::Move {
+        seat: u32::from(mv.seat),
+        action: Some(action),
+    }
+}
+
+/// Where the spinner lies, from the position at `field`.
+pub(super) fn decode_spinner(
+    spinner: Option<&proto::SpinnerPosition>,
+    field: &dyn Fn() -> String,
+) -> Result<Option<SpinnerAt>, ApiError> {
+    let Some(spinner) = spinner else {
+        return Ok(None);
+    };
+    // (The field path is formatted only for an error: this runs on every
+    // call.)
+    let bad = |message: &str| ApiError::invalid(ErrorReason::LayoutMismatch, field(), message);
+    match decode_end(
+        spinner.arm,
+        &|| format!("{}.arm", field()),
+        ErrorReason::LayoutMismatch,
+    )? {
+        None if spinner.index == 0 => Ok(Some(SpinnerAt::Lead)),
+        None => Err(bad("the lead has no index: leave index 0")),
+        Some(end @ (End::Left | End::Right)) => Ok(Some(SpinnerAt::Arm {
+            end,
+            index: usize::try_from(spinner.index).map_err(|_| bad("index out of range"))?,
+        })),
+        Some(_) => Err(bad(
+            "the spinner lies on the lead, the left or the right arm",
+        )),
+    }
+}
+
+/// Where the spinner lies, as its wire position.
+pub(super) fn encode_spinner(spinner: Option<SpinnerAt>) -> Option<proto::SpinnerPosition> {
+    spinner.map(|at| match at {
+        SpinnerAt::Lead => proto::SpinnerPosition {
+            arm: encode_end(None),
+            index: 0,
+        },
+        SpinnerAt::Arm { end, index } => proto::SpinnerPosition {
+            arm: encode_end(Some(end)),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        },
+    })
+}
+
+/// How the match stands, from its `phase` and `result` fields at `prefix`.
+pub(super) fn decode_outcome(
+    phase: i32,
+    result: Option<&proto::MatchResult>,
+    prefix: &str,
+) -> Result<Option<Outcome>, ApiError> {
+    let phase_field = || format!("{prefix}.phase");
+    match proto::Phase::try_from(phase) {
+        Ok(proto::Phase::Playing) => match result {
+            None => Ok(None),
+            Some(_) => Err(ApiError::invalid(
+                ErrorReason::InconsistentState,
+                format!("{prefix}.result"),
+                "a match in play has no result",
+            )),
+        },
+        Ok(proto::Phase::MatchOver) => {
+            let result = result.ok_or_else(|| ApiError::missing(format!("{prefix}.result")))?;
+            Ok(Some(match result.winner {
+                None => Outcome::Draw,
+                Some(side) => Outcome::Winner(u8::try_from(side).map_err(|_| {
+                    ApiError::invalid(
+                        ErrorReason::InconsistentState,
+                        format!("{prefix}.result.winner"),
+                        format!("side {side} does not exist"),
+                    )
+                })?),
+            }))
+        }
+        Ok(proto::Phase::Unspecified) => Err(ApiError::missing(phase_field())),
+        Err(_) => Err(ApiError::invalid(
+            ErrorReason::InconsistentState,
+            phase_field(),
+            format!("{phase} is not a Phase"),
+        )),
+    }
+}
+
+/// A finished match's result.
+pub(super) fn encode_outcome(outcome: Outcome) -> proto::MatchResult {
+    proto::MatchResult {
+        winner: match outcome {
+            Outcome::Winner(side) => Some(u32::from(side)),
+            Outcome::Draw => None,
+        },
+    }
+}
+
+/// The phase of a match that has `outcome` (none while in play).
+pub(super) fn encode_phase(outcome: Option<Outcome>) -> i32 {
+    match outcome {
+        None => proto::Phase::Playing,
+        Some(_) => proto::Phase::MatchOver,
+    }
+    .into()
+}
