@@ -16,7 +16,7 @@ pub mod service;
 
 /// Generated protobuf messages and the tonic service for `pips.v1`.
 pub mod proto {
-    #![allow(missing_docs, clippy::all)]
+    #![allow(missing_docs, clippy::all, clippy::pedantic)]
     tonic::include_proto!("pips.v1");
     include!(concat!(env!("OUT_DIR"), "/pips.v1.serde.rs"));
 
