@@ -35,14 +35,14 @@ pub struct Config {
     /// The state key (and the previous one, for rotation); `None` serves
     /// readable, unsigned states.
     pub state_keys: Option<StateKeys>,
-    /// The largest request accepted, in bytes (larger: OUT_OF_RANGE over
+    /// The largest request accepted, in bytes (larger: `OUT_OF_RANGE` over
     /// gRPC, 413 over HTTP/JSON).
     pub max_request_bytes: usize,
-    /// How long a call may take before it is cancelled (DEADLINE_EXCEEDED,
+    /// How long a call may take before it is cancelled (`DEADLINE_EXCEEDED`,
     /// HTTP 504). A gRPC client's own shorter deadline still applies.
     pub request_timeout: Duration,
     /// Calls served at once across all connections; a call beyond it is
-    /// refused at once with RESOURCE_EXHAUSTED rather than queued.
+    /// refused at once with `RESOURCE_EXHAUSTED` rather than queued.
     pub max_concurrent_requests: usize,
     /// How often an idle HTTP/2 connection is pinged, and how long the
     /// answer may take before the connection is closed.
@@ -81,6 +81,9 @@ pub enum ServerError {
 
 /// Serves on `listener` until `shutdown` completes, then finishes the calls
 /// in flight and returns.
+///
+/// # Errors
+/// When the server cannot be built or its transport fails.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -194,6 +197,9 @@ fn cors_layer(origins: &[HeaderValue]) -> Option<CorsLayer> {
 /// Asks the health service at `addr` whether the engine is serving; for
 /// container health checks (`pips healthcheck`), where no grpc client tool
 /// is installed.
+///
+/// # Errors
+/// When the health service cannot be reached or answers with an error.
 pub async fn probe_health(addr: std::net::SocketAddr) -> Result<bool, tonic::Status> {
     use tonic_health::pb::health_check_response::ServingStatus;
     use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};

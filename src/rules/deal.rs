@@ -70,15 +70,16 @@ impl Deal {
 }
 
 /// The seat and tile a forced lead rule picks; `None` for a lead by lot.
+#[must_use]
 pub fn forced_lead_for(rule: LeadRule, hands: &[TileSet]) -> Option<(Seat, Tile)> {
     let double_blank = Tile::new(0, 0);
     match rule {
         LeadRule::Lot => None,
         LeadRule::DoubleBlankFirst => Some(
-            hands
-                .iter()
-                .position(|hand| hand.contains(double_blank))
-                .map_or_else(|| forced_lead(hands), |seat| (seat as Seat, double_blank)),
+            (0..)
+                .zip(hands)
+                .find(|(_, hand)| hand.contains(double_blank))
+                .map_or_else(|| forced_lead(hands), |(seat, _)| (seat, double_blank)),
         ),
         LeadRule::HighestDouble => Some(forced_lead(hands)),
     }
@@ -90,6 +91,7 @@ pub fn forced_lead_for(rule: LeadRule, hands: &[TileSet]) -> Option<(Seat, Tile)
 /// Only the dealt hands count, never the boneyard. Every dealt hand holds at
 /// least one tile, so there is always an answer; an empty table gives seat 0
 /// and 0-0 (never reached: rules validation requires a hand size ≥ 1).
+#[must_use]
 pub fn forced_lead(hands: &[TileSet]) -> (Seat, Tile) {
     let best = |tile: Tile| {
         (
@@ -101,12 +103,10 @@ pub fn forced_lead(hands: &[TileSet]) -> (Seat, Tile) {
             },
         )
     };
-    hands
-        .iter()
-        .enumerate()
-        .flat_map(|(seat, hand)| hand.iter().map(move |tile| (seat, tile)))
+    (0..)
+        .zip(hands)
+        .flat_map(|(seat, hand): (Seat, _)| hand.iter().map(move |tile| (seat, tile)))
         .max_by_key(|&(_, tile)| best(tile))
-        .map(|(seat, tile)| (seat as Seat, tile))
         .unwrap_or((0, Tile::new(0, 0)))
 }
 

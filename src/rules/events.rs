@@ -46,6 +46,7 @@ pub enum HandEnd {
 
 impl HandEnd {
     /// The seat that ended the hand by going out or closing.
+    #[must_use]
     pub const fn seat(self) -> Option<Seat> {
         match self {
             HandEnd::Domino(seat) | HandEnd::Closed(seat) => Some(seat),

@@ -87,6 +87,9 @@ impl Game {
     /// assert_eq!(events.len(), 1); // the hand was dealt
     /// assert!(!game.legal_moves().is_empty());
     /// ```
+    ///
+    /// # Errors
+    /// When the rules cannot be played by `players` seats.
     pub fn new(
         variant: &str,
         rules: Rules,
@@ -117,26 +120,31 @@ impl Game {
     }
 
     /// The preset the game was started from.
+    #[must_use]
     pub fn variant(&self) -> &str {
         &self.variant
     }
 
     /// The rules in force.
+    #[must_use]
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// Number of seats.
+    #[must_use]
     pub fn players(&self) -> u8 {
         self.players
     }
 
     /// Number of sides.
+    #[must_use]
     pub fn sides(&self) -> u8 {
         self.rules.sides(self.players)
     }
 
     /// The side `seat` scores for.
+    #[must_use]
     pub fn side_of(&self, seat: Seat) -> Side {
         if self.rules.partnerships {
             seat % 2
@@ -146,16 +154,19 @@ impl Game {
     }
 
     /// The seed every hand is dealt from.
+    #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
     /// The current hand, from 1.
+    #[must_use]
     pub fn hand_number(&self) -> u32 {
         self.hand_number
     }
 
     /// The tiles `seat` holds.
+    #[must_use]
     pub fn hand(&self, seat: Seat) -> TileSet {
         self.hands
             .get(usize::from(seat))
@@ -164,62 +175,74 @@ impl Game {
     }
 
     /// The undrawn tiles, next to draw first.
+    #[must_use]
     pub fn boneyard(&self) -> impl ExactSizeIterator<Item = Tile> + '_ {
         self.boneyard.iter().rev().copied()
     }
 
     /// Number of undrawn tiles.
+    #[must_use]
     pub fn boneyard_len(&self) -> usize {
         self.boneyard.len()
     }
 
     /// The table.
+    #[must_use]
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
     /// Score per side.
+    #[must_use]
     pub fn scores(&self) -> &[i32] {
         &self.scores[..usize::from(self.sides())]
     }
 
     /// The seat to move (meaningless once the match is over).
+    #[must_use]
     pub fn to_act(&self) -> Seat {
         self.to_act
     }
 
     /// The seat that leads the current hand.
+    #[must_use]
     pub fn hand_leader(&self) -> Seat {
         self.hand_leader
     }
 
     /// The tile the leader must lead, while forced.
+    #[must_use]
     pub fn required_lead(&self) -> Option<Tile> {
         self.required_lead
     }
 
     /// Whether the seat to act has already drawn this turn (only under
     /// one-then-pass drawing).
+    #[must_use]
     pub fn drew_this_turn(&self) -> bool {
         self.drew_this_turn
     }
 
     /// How the match ended, once it has.
+    #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
     /// Every move so far, oldest first.
+    #[must_use]
     pub fn history(&self) -> &[HistoryEntry] {
         &self.history
     }
 
     /// The parts of the rules that shape the layout.
+    #[must_use]
     pub fn geometry(&self) -> Geometry {
         self.rules.geometry()
     }
 
     /// The ends total as counted for in-play scoring.
+    #[must_use]
     pub fn ends_total(&self) -> u32 {
         self.layout.ends_total(self.geometry())
     }
@@ -232,6 +255,7 @@ impl Game {
     }
 
     /// The tiles of `hand` that can be placed now.
+    #[must_use]
     pub fn placeable(&self, hand: TileSet) -> TileSet {
         if self.layout.is_empty() {
             return match self.required_lead {
@@ -253,17 +277,20 @@ impl Game {
     }
 
     /// Whether the seat to act may draw now (if it cannot place a tile).
+    #[must_use]
     pub fn may_draw(&self) -> bool {
         self.boneyard_open() && !(self.rules.draw == DrawRule::OneThenPass && self.drew_this_turn)
     }
 
     /// Whether nobody can place a tile and nobody may draw.
+    #[must_use]
     pub fn is_blocked(&self) -> bool {
         let all = self.hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h));
         !self.boneyard_open() && self.placeable(all).is_empty()
     }
 
     /// The legal moves of the seat to act (none once the match is over).
+    #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         self.legal_moves_into(&mut moves);
@@ -302,6 +329,9 @@ impl Game {
     }
 
     /// Checks that `mv` is legal now, saying precisely why not.
+    ///
+    /// # Errors
+    /// Why the move is not legal now.
     pub fn check(&self, mv: Move) -> Result<(), PlayError> {
         if self.outcome.is_some() {
             return Err(PlayError::MatchOver);
@@ -373,6 +403,9 @@ impl Game {
     /// let report = game.play(first).unwrap();
     /// assert_eq!(report.score_change, vec![0, 0]);
     /// ```
+    ///
+    /// # Errors
+    /// Why the move is not legal now (see [`Game::check`]).
     pub fn play(&mut self, mv: Move) -> Result<Report, PlayError> {
         self.check(mv)?;
         let before = self.scores;
@@ -518,13 +551,12 @@ impl Game {
             &mut self.boneyard,
         );
         let (leader, required_lead) = match (hand_number, self.rules.next_lead, went_out) {
-            (1, _, _) | (_, NextLeadRule::FirstLead, _) => {
+            (1, _, _)
+            | (_, NextLeadRule::FirstLead, _)
+            | (_, NextLeadRule::WinnerElseFirstLead, None) => {
                 dealt.lead(self.rules.first_lead, self.players)
             }
             (_, NextLeadRule::WinnerElseFirstLead, Some(seat)) => (seat, None),
-            (_, NextLeadRule::WinnerElseFirstLead, None) => {
-                dealt.lead(self.rules.first_lead, self.players)
-            }
             (_, NextLeadRule::Rotate, _) => (self.next_seat(self.hand_leader), None),
         };
         self.hand_number = hand_number;

@@ -19,11 +19,13 @@ pub struct Placed {
 
 impl Placed {
     /// The tile this is.
+    #[must_use]
     pub const fn tile(self) -> Tile {
         Tile::new(self.inner, self.outer)
     }
 
     /// Whether it is a double.
+    #[must_use]
     pub const fn is_double(self) -> bool {
         self.inner == self.outer
     }
@@ -336,7 +338,6 @@ fn check_spinner(
     let first_double_on =
         |end: End, before: usize| arms[end].iter().take(before).position(|p| p.is_double());
     match (geometry.layout, spinner) {
-        (LayoutRule::TwoEnds, None) => Ok(()),
         (LayoutRule::TwoEnds, Some(_)) => Err(LayoutError::NoSpinnerInRules),
         (LayoutRule::FirstTileDoubleSpinner, None) if lead.is_double() => {
             Err(LayoutError::DoubleLeadNotSpinner)
@@ -345,7 +346,8 @@ fn check_spinner(
             Err(LayoutError::OnlyDoubleLeadSpins)
         }
         (_, Some(SpinnerAt::Lead)) if !lead.is_double() => Err(LayoutError::SpinnerNotDouble),
-        (_, Some(SpinnerAt::Lead)) | (LayoutRule::FirstTileDoubleSpinner, None) => Ok(()),
+        (_, Some(SpinnerAt::Lead))
+        | (LayoutRule::TwoEnds | LayoutRule::FirstTileDoubleSpinner, None) => Ok(()),
         (_, None) => {
             // The first double played becomes the spinner: none is down.
             if lead.is_double() {

@@ -35,6 +35,7 @@ pub enum Action {
 
 impl Move {
     /// `seat` places `tile` at `end` (`None` for a lead).
+    #[must_use]
     pub const fn play(seat: Seat, tile: Tile, end: Option<End>) -> Move {
         Move {
             seat,
@@ -43,6 +44,7 @@ impl Move {
     }
 
     /// `seat` draws.
+    #[must_use]
     pub const fn draw(seat: Seat) -> Move {
         Move {
             seat,
@@ -51,6 +53,7 @@ impl Move {
     }
 
     /// `seat` passes.
+    #[must_use]
     pub const fn pass(seat: Seat) -> Move {
         Move {
             seat,

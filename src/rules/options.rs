@@ -248,17 +248,20 @@ impl RuleOption {
 
 impl Rules {
     /// Number of sides (scoring units) with `players` seats.
+    #[must_use]
     pub const fn sides(&self, players: u8) -> u8 {
         if self.partnerships { 2 } else { players }
     }
 
     /// Whether doubles lie crosswise and count both halves at an end: only in
     /// games with in-play scoring (RULES.md §4).
+    #[must_use]
     pub const fn doubles_crosswise(&self) -> bool {
         !matches!(self.in_play_scoring, InPlayScoring::None)
     }
 
     /// The parts of the rules that shape the layout.
+    #[must_use]
     pub const fn geometry(&self) -> Geometry {
         Geometry {
             connect: self.connect,
@@ -268,13 +271,26 @@ impl Rules {
     }
 
     /// Every tile of the set these rules play with.
+    #[must_use]
     pub const fn tile_set(&self) -> TileSet {
         TileSet::full(self.max_pip)
     }
 
     /// Checks that the options are in range and can be played together by
     /// `players` seats.
+    ///
+    /// # Errors
+    /// The first option out of range or at odds with another (or with
+    /// `players`).
     pub fn validate(&self, players: u8) -> Result<(), RulesError> {
+        self.check_set_and_seats(players)?;
+        self.check_connection()?;
+        self.check_settlement()?;
+        self.check_match_end()
+    }
+
+    /// The set exists and deals the seats' hands (and the reserve).
+    fn check_set_and_seats(&self, players: u8) -> Result<(), RulesError> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             return Err(RulesError::new(
                 RuleOption::Players,
@@ -314,6 +330,11 @@ impl Rules {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Matador connections and closing are played only where they are defined.
+    fn check_connection(&self) -> Result<(), RulesError> {
         if self.connect == Connect::SumToSevenWithMatadors {
             if self.max_pip != 6 {
                 return Err(RulesError::new(
@@ -342,6 +363,11 @@ impl Rules {
                 "closing matches a tile to exactly two open ends of equal connection",
             ));
         }
+        Ok(())
+    }
+
+    /// Divided points come from rounded pips.
+    fn check_settlement(&self) -> Result<(), RulesError> {
         if self.hand_rounding == HandRounding::None && self.hand_scale != HandScale::Face {
             return Err(RulesError::new(
                 RuleOption::HandScale,
@@ -354,6 +380,11 @@ impl Rules {
                 "raw pips cannot be subtracted from divided points: use rounded or ignored",
             ));
         }
+        Ok(())
+    }
+
+    /// The match end fits the scores and the target.
+    fn check_match_end(&self) -> Result<(), RulesError> {
         let penalties = self.settlement == Settlement::PenaltyOwnPips;
         if penalties
             && !matches!(
@@ -392,11 +423,13 @@ impl Rules {
     }
 
     /// Whether scores can go below 0 under these rules.
+    #[must_use]
     pub const fn scores_can_be_negative(&self) -> bool {
         matches!(self.settlement, Settlement::SubtractOwnRounded)
     }
 
     /// Whether the match is a single hand.
+    #[must_use]
     pub const fn single_hand(&self) -> bool {
         matches!(self.match_end, MatchEnd::SingleHand)
     }

@@ -53,6 +53,7 @@ pub struct Preset {
 impl Preset {
     /// The preset's rules for `players` seats. `partnerships` overrides the
     /// preset's default; the options that depend on it (the target) follow.
+    #[must_use]
     pub fn rules(&self, players: u8, partnerships: Option<bool>) -> Rules {
         let partnerships = partnerships
             .unwrap_or(players == 4 && self.partnerships == PartnershipDefault::WithFourSeats);
@@ -357,6 +358,7 @@ pub static PRESETS: &[Preset] = &[
 ];
 
 /// The preset with id `id`.
+#[must_use]
 pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }

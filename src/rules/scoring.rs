@@ -8,6 +8,7 @@ use super::options::{BlockedOwnPips, HandRounding, HandScale, InPlayScoring};
 /// use pips::rules::scoring::r5;
 /// assert_eq!([12, 13, 21, 22, 23, 24, 2, 3].map(r5), [10, 15, 20, 20, 25, 25, 0, 5]);
 /// ```
+#[must_use]
 pub const fn r5(n: u32) -> u32 {
     5 * ((n + 2) / 5)
 }
@@ -20,6 +21,7 @@ pub const fn r5(n: u32) -> u32 {
 /// assert_eq!(in_play_points(InPlayScoring::FivesAndThrees, 15), 8);
 /// assert_eq!(in_play_points(InPlayScoring::FivesFace, 12), 0);
 /// ```
+#[must_use]
 pub const fn in_play_points(scoring: InPlayScoring, total: u32) -> u32 {
     if total == 0 {
         return 0;
@@ -56,6 +58,7 @@ pub const fn in_play_points(scoring: InPlayScoring, total: u32) -> u32 {
 }
 
 /// `n` rounded to the nearest multiple of `unit`, halves up.
+#[must_use]
 pub const fn round_to(unit: u32, n: u32) -> u32 {
     unit * ((n + unit / 2) / unit)
 }
@@ -71,6 +74,7 @@ impl HandScale {
     }
 
     /// `pips` rounded and divided by this scale.
+    #[must_use]
     pub const fn apply(self, pips: u32) -> u32 {
         let (unit, divisor) = self.unit_and_divisor();
         round_to(unit, pips) / divisor
@@ -89,6 +93,7 @@ impl HandScale {
 /// assert_eq!(opponents_points(HandRounding::Total, HandScale::Fifths, &[12, 12]), 5);
 /// assert_eq!(opponents_points(HandRounding::Total, HandScale::Thirds, &[13]), 4);
 /// ```
+#[must_use]
 pub fn opponents_points(rounding: HandRounding, scale: HandScale, opponents: &[u32]) -> u32 {
     match rounding {
         HandRounding::PerOpponent => opponents.iter().map(|&p| scale.apply(p)).sum(),
@@ -99,6 +104,7 @@ pub fn opponents_points(rounding: HandRounding, scale: HandScale, opponents: &[u
 
 /// What the winner of a blocked hand subtracts for its own side's hands
 /// (`own`, one entry per seat of the winning side).
+#[must_use]
 pub fn own_pips_penalty(rule: BlockedOwnPips, scale: HandScale, own: &[u32]) -> u32 {
     match rule {
         BlockedOwnPips::Rounded => own.iter().map(|&p| scale.apply(p)).sum(),

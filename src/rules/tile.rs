@@ -26,6 +26,7 @@ impl Tile {
     /// assert_eq!(Tile::new(4, 6), Tile::new(6, 4));
     /// assert_eq!(Tile::new(4, 6).to_string(), "6-4");
     /// ```
+    #[must_use]
     pub const fn new(a: u8, b: u8) -> Tile {
         if a >= b {
             Tile { high: a, low: b }
@@ -35,31 +36,37 @@ impl Tile {
     }
 
     /// The larger half.
+    #[must_use]
     pub const fn high(self) -> u8 {
         self.high
     }
 
     /// The smaller half.
+    #[must_use]
     pub const fn low(self) -> u8 {
         self.low
     }
 
     /// Both halves added up.
+    #[must_use]
     pub const fn pips(self) -> u32 {
         self.high as u32 + self.low as u32
     }
 
     /// Whether both halves are equal.
+    #[must_use]
     pub const fn is_double(self) -> bool {
         self.high == self.low
     }
 
     /// Whether one of the halves shows `pips`.
+    #[must_use]
     pub const fn has(self, pips: u8) -> bool {
         self.high == pips || self.low == pips
     }
 
     /// The half opposite to one showing `pips` (for a tile that `has` it).
+    #[must_use]
     pub const fn other_half(self, pips: u8) -> u8 {
         if self.high == pips {
             self.low
@@ -69,22 +76,28 @@ impl Tile {
     }
 
     /// Whether both halves are within a set whose highest half is `max_pip`.
+    #[must_use]
     pub const fn fits_set(self, max_pip: u8) -> bool {
         self.high <= max_pip
     }
 
     /// The tile's fixed index (0..91 for halves up to 12).
+    #[must_use]
     pub const fn index(self) -> u32 {
         self.high as u32 * (self.high as u32 + 1) / 2 + self.low as u32
     }
 
     /// The tile with a given index (inverse of [`Tile::index`]); indices
     /// beyond double-twelve wrap around.
+    #[must_use]
     pub const fn from_index(index: u32) -> Tile {
-        BY_INDEX[(index % BY_INDEX.len() as u32) as usize]
+        BY_INDEX[(index % TILE_INDICES) as usize]
     }
 
-    /// [`Tile::from_index`] by search, to build the lookup table.
+    /// [`Tile::from_index`] by search, to build the lookup table (at
+    /// compile time, for indices below [`TILE_INDICES`], whose halves are at
+    /// most 12: the casts cannot truncate).
+    #[allow(clippy::cast_possible_truncation)]
     const fn search_index(index: u32) -> Tile {
         let mut high = 0u32;
         while (high + 1) * (high + 2) / 2 <= index {
@@ -98,6 +111,7 @@ impl Tile {
     }
 
     /// Heaviness used to pick a forced lead: pip sum, then the higher half.
+    #[must_use]
     pub const fn weight(self) -> (u32, u8) {
         (self.pips(), self.high)
     }
@@ -118,6 +132,7 @@ impl TileSet {
     pub const EMPTY: TileSet = TileSet(0);
 
     /// Every tile of the set whose highest half is `max_pip` (capped at 12).
+    #[must_use]
     pub const fn full(max_pip: u8) -> TileSet {
         let max_pip = if max_pip > MAX_PIP_LIMIT {
             MAX_PIP_LIMIT
@@ -129,6 +144,7 @@ impl TileSet {
     }
 
     /// Every tile (up to double-twelve) showing `pips` on either half.
+    #[must_use]
     pub const fn showing(pips: u8) -> TileSet {
         if pips > MAX_PIP_LIMIT {
             TileSet::EMPTY
@@ -148,11 +164,13 @@ impl TileSet {
     }
 
     /// The set with `tile` added (for constant sets).
+    #[must_use]
     pub const fn with(self, tile: Tile) -> TileSet {
         TileSet(self.0 | TileSet::bit(tile))
     }
 
     /// Whether `tile` is in the set.
+    #[must_use]
     pub const fn contains(self, tile: Tile) -> bool {
         self.0 & TileSet::bit(tile) != 0
     }
@@ -178,26 +196,31 @@ impl TileSet {
     }
 
     /// Number of tiles.
+    #[must_use]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Whether the set has no tiles.
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Tiles in both sets.
+    #[must_use]
     pub const fn and(self, other: TileSet) -> TileSet {
         TileSet(self.0 & other.0)
     }
 
     /// Tiles in either set.
+    #[must_use]
     pub const fn or(self, other: TileSet) -> TileSet {
         TileSet(self.0 | other.0)
     }
 
     /// Tiles of `self` that are not in `other`.
+    #[must_use]
     pub const fn minus(self, other: TileSet) -> TileSet {
         TileSet(self.0 & !other.0)
     }
@@ -208,6 +231,7 @@ impl TileSet {
     }
 
     /// The tiles, in index order (0-0, 1-0, 1-1, 2-0, …).
+    #[must_use]
     pub fn iter(self) -> TileSetIter {
         TileSetIter(self.0)
     }
@@ -246,12 +270,15 @@ impl Iterator for TileSetIter {
 
 impl ExactSizeIterator for TileSetIter {}
 
+/// Tiles up to double-twelve: every tile index is below this.
+const TILE_INDICES: u32 = 91;
+
 /// Every tile up to double-twelve, by index.
-const BY_INDEX: [Tile; 91] = {
-    let mut table = [Tile { high: 0, low: 0 }; 91];
+const BY_INDEX: [Tile; TILE_INDICES as usize] = {
+    let mut table = [Tile { high: 0, low: 0 }; TILE_INDICES as usize];
     let mut index = 0;
-    while index < 91 {
-        table[index] = Tile::search_index(index as u32);
+    while index < TILE_INDICES {
+        table[index as usize] = Tile::search_index(index);
         index += 1;
     }
     table

@@ -30,6 +30,7 @@ pub enum Authority {
 
 impl Authority {
     /// The one seat it speaks for, if it is a seat's.
+    #[must_use]
     pub fn seat(self) -> Option<Seat> {
         match self {
             Authority::Full => None,
@@ -79,6 +80,7 @@ impl Custody {
     }
 
     /// Whether tokens are sealed (and seat tokens can be issued).
+    #[must_use]
     pub fn seals_tokens(&self) -> bool {
         self.keys.is_some()
     }
@@ -86,6 +88,9 @@ impl Custody {
     /// The seed of a new game: the one asked for (or a random one), and,
     /// with a key, passed through the key so that the caller cannot predict
     /// the deals from it.
+    ///
+    /// # Errors
+    /// `SEALING_FAILED` when the operating system gives no randomness.
     pub fn deal_seed(&self, requested: Option<u64>) -> Result<u64, ApiError> {
         let nonce = match requested {
             Some(seed) => seed,
@@ -99,6 +104,10 @@ impl Custody {
 
     /// The game a request carries, as `state` or as `state_token` (exactly
     /// one), checked completely, with the authority it grants.
+    ///
+    /// # Errors
+    /// `STATE_CONFLICT` with both forms, `MISSING_FIELD` with neither, a
+    /// refusal of the tag or token, or the first fault of the state.
     pub fn read(
         &self,
         state: Option<&proto::GameState>,
@@ -194,6 +203,9 @@ impl Custody {
 
     /// The readable state to answer with: tagged, its seed sealed, when the
     /// server has a key.
+    ///
+    /// # Errors
+    /// `SEALING_FAILED` when the seed cannot be sealed.
     pub fn write_state(&self, game: &Game) -> Result<proto::GameState, ApiError> {
         let mut state = encode_state(game);
         if let Some(keys) = &self.keys {
@@ -209,6 +221,10 @@ impl Custody {
     /// A token of `game` for `authority`: sealed with a key; without one,
     /// open, and only for full authority (a seat token that anyone could
     /// forge would protect nothing).
+    ///
+    /// # Errors
+    /// `SEALING_FAILED` when the state cannot be sealed, or for a seat token
+    /// without a state key.
     pub fn write_token(&self, game: &Game, authority: Authority) -> Result<Vec<u8>, ApiError> {
         let Some(keys) = self.keys.as_deref() else {
             return match authority {

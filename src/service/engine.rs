@@ -24,6 +24,7 @@ pub struct Engine {
 }
 
 /// Every preset, as `ListVariants` answers.
+#[must_use]
 pub fn list_variants() -> proto::ListVariantsResponse {
     proto::ListVariantsResponse {
         variants: PRESETS
@@ -49,6 +50,7 @@ pub fn list_variants() -> proto::ListVariantsResponse {
 
 impl Engine {
     /// An engine keeping states under `custody`.
+    #[must_use]
     pub fn new(custody: Custody) -> Engine {
         Engine { custody }
     }
@@ -81,6 +83,9 @@ impl Engine {
     }
 
     /// Deals a new match.
+    ///
+    /// # Errors
+    /// `UNKNOWN_VARIANT`, `PLAYERS_NOT_ALLOWED` or a refusal of the rules.
     pub fn new_game(&self, request: &proto::NewGameRequest) -> Result<proto::GameUpdate, ApiError> {
         let preset = preset(&request.variant).ok_or_else(|| {
             let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
@@ -122,6 +127,10 @@ impl Engine {
     }
 
     /// Applies one move.
+    ///
+    /// # Errors
+    /// A refusal of the state or the move (`FAILED_PRECONDITION` for a move
+    /// that is illegal now).
     pub fn play(&self, request: &proto::PlayRequest) -> Result<proto::GameUpdate, ApiError> {
         let (mut game, authority) = self
             .custody
@@ -140,6 +149,9 @@ impl Engine {
     }
 
     /// Lists the legal moves.
+    ///
+    /// # Errors
+    /// A refusal of the state.
     pub fn legal_moves(
         &self,
         request: &proto::LegalMovesRequest,
@@ -152,6 +164,10 @@ impl Engine {
     }
 
     /// One seat's view.
+    ///
+    /// # Errors
+    /// A refusal of the state, a seat the game does not have, or a seat token
+    /// of another seat.
     pub fn view(&self, request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
         let (game, authority) = self
             .custody

@@ -1,7 +1,7 @@
 //! The one place where errors become gRPC statuses and HTTP/JSON answers.
 //!
 //! Every status carries a `google.rpc.ErrorInfo` (domain `pips.v1`, reason =
-//! an `ErrorReason` name, metadata `field`) and, for INVALID_ARGUMENT, a
+//! an `ErrorReason` name, metadata `field`) and, for `INVALID_ARGUMENT`, a
 //! `google.rpc.BadRequest` field violation. The message repeats the reason
 //! and field so that a plain `grpcurl` session shows them too.
 
@@ -21,7 +21,7 @@ pub const ERROR_DOMAIN: &str = "pips.v1";
 /// A refused request, before it becomes a [`Status`].
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ApiError {
-    /// INVALID_ARGUMENT or FAILED_PRECONDITION.
+    /// `INVALID_ARGUMENT` or `FAILED_PRECONDITION`.
     pub code: Code,
     /// The `ErrorReason` name.
     pub reason: ErrorReason,
@@ -167,7 +167,7 @@ fn layout_field(place: LayoutPlace) -> String {
 }
 
 /// The reason a move is refused for.
-fn play_reason(error: &PlayError) -> ErrorReason {
+fn play_reason(error: PlayError) -> ErrorReason {
     match error {
         PlayError::MatchOver => ErrorReason::MatchOver,
         PlayError::SeatOutOfRange { .. } => ErrorReason::SeatOutOfRange,
@@ -187,7 +187,7 @@ fn play_reason(error: &PlayError) -> ErrorReason {
 }
 
 /// The field of the request at fault for a refused move.
-fn play_field(error: &PlayError) -> &'static str {
+fn play_field(error: PlayError) -> &'static str {
     match error {
         PlayError::MatchOver => "state.phase",
         PlayError::SeatOutOfRange { .. } | PlayError::NotYourTurn { .. } => "move.seat",
@@ -211,8 +211,8 @@ impl From<PlayError> for ApiError {
             } else {
                 Code::FailedPrecondition
             },
-            reason: play_reason(&error),
-            field: play_field(&error).to_owned(),
+            reason: play_reason(error),
+            field: play_field(error).to_owned(),
             message: error.to_string(),
         }
     }
@@ -237,8 +237,9 @@ impl From<ApiError> for Status {
 
 impl ApiError {
     /// The HTTP status of this refusal on the JSON API: the gRPC code's
-    /// usual HTTP equivalent, with an illegal move (FAILED_PRECONDITION) as
+    /// usual HTTP equivalent, with an illegal move (`FAILED_PRECONDITION`) as
     /// 409 Conflict: the move conflicts with the state of the game.
+    #[must_use]
     pub fn http_status(&self) -> http::StatusCode {
         use http::StatusCode as Http;
         match (self.code, self.reason) {
@@ -257,6 +258,7 @@ impl ApiError {
     }
 
     /// The JSON body of this refusal on the HTTP API (`pips.v1.HttpError`).
+    #[must_use]
     pub fn http_body(&self) -> HttpError {
         HttpError {
             code: grpc_code_name(self.code).to_owned(),
@@ -279,6 +281,7 @@ impl ApiError {
 }
 
 /// The canonical name of a gRPC status code (`INVALID_ARGUMENT`).
+#[must_use]
 pub fn grpc_code_name(code: Code) -> &'static str {
     match code {
         Code::Ok => "OK",

@@ -116,6 +116,9 @@ where
 
 /// Parses a request message from proto3 JSON; an empty body is `{}`.
 /// Errors name the JSON path at fault and, for unknown fields, the field.
+///
+/// # Errors
+/// `MALFORMED_JSON` with the JSON path at fault.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}"
@@ -212,6 +215,7 @@ fn unknown_route(path: &str) -> ApiError {
 }
 
 /// A refusal as an HTTP answer with a `pips.v1.HttpError` body.
+#[must_use]
 pub fn error_response(error: &ApiError) -> Response {
     let body = serde_json::to_vec(&error.http_body()).unwrap_or_default();
     json_response(error.http_status(), body)
@@ -228,8 +232,8 @@ fn json_response(status: StatusCode, body: impl Into<Body>) -> Response {
     response
 }
 
-/// The answer when the server's limits stop a call: RESOURCE_EXHAUSTED
-/// (HTTP 503) when it is at its concurrency limit, DEADLINE_EXCEEDED (HTTP
+/// The answer when the server's limits stop a call: `RESOURCE_EXHAUSTED`
+/// (HTTP 503) when it is at its concurrency limit, `DEADLINE_EXCEEDED` (HTTP
 /// 504) when the call took too long. gRPC calls get a gRPC status, others a
 /// JSON body.
 pub async fn limit_error(headers: HeaderMap, error: tower::BoxError) -> Response {

@@ -114,6 +114,10 @@ pub struct StateKeys {
 impl StateKeys {
     /// Keys from hex text: the current key, then optionally the previous
     /// one, separated by a newline, a comma or spaces.
+    ///
+    /// # Errors
+    /// When no key is given, a key is not 64 hex digits, or more than two
+    /// are given.
     pub fn from_text(text: &str) -> Result<StateKeys, KeyError> {
         let mut keys = text
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -140,6 +144,7 @@ impl StateKeys {
     }
 
     /// The authentication tag of a state's canonical bytes.
+    #[must_use]
     pub fn tag(&self, bytes: &[u8]) -> Vec<u8> {
         let mut tag = self.current.id.to_vec();
         tag.extend_from_slice(&self.current.mac(bytes));
@@ -148,6 +153,7 @@ impl StateKeys {
 
     /// Whether `tag` authenticates `bytes` under a known key (compared in
     /// constant time).
+    #[must_use]
     pub fn verify(&self, bytes: &[u8], tag: &[u8]) -> bool {
         let (Some(id), Some(mac)) = (tag.get(..KEY_ID_LEN), tag.get(KEY_ID_LEN..)) else {
             return false;
@@ -160,6 +166,7 @@ impl StateKeys {
     }
 
     /// A deal seed that only this key can produce from `nonce`.
+    #[must_use]
     pub fn deal_seed(&self, nonce: u64) -> u64 {
         let mut mac = self.current.seeds.clone();
         mac.update(&nonce.to_le_bytes());
@@ -171,6 +178,9 @@ impl StateKeys {
 
     /// `plaintext` encrypted and authenticated under the current key, with
     /// `label` bound in; laid out as key id, nonce, ciphertext.
+    ///
+    /// # Errors
+    /// When the operating system gives no randomness for the nonce.
     pub fn seal(&self, label: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, KeyError> {
         let mut nonce = [0u8; NONCE_LEN];
         SysRng
@@ -194,6 +204,9 @@ impl StateKeys {
 
     /// The plaintext of something [`StateKeys::seal`] made with `label`,
     /// under the current or the previous key.
+    ///
+    /// # Errors
+    /// When no key opens it: altered, sealed under another key or label.
     pub fn open(&self, label: &[u8], sealed: &[u8]) -> Result<Vec<u8>, KeyError> {
         let id = sealed.get(..KEY_ID_LEN).ok_or(KeyError::Unrecognised)?;
         let nonce = sealed
@@ -216,6 +229,9 @@ impl StateKeys {
     }
 
     /// A sealed token: the magic bytes, then [`StateKeys::seal`].
+    ///
+    /// # Errors
+    /// As [`StateKeys::seal`].
     pub fn seal_token(&self, plaintext: &[u8]) -> Result<Vec<u8>, KeyError> {
         let mut token = TOKEN_MAGIC.to_vec();
         token.extend(self.seal(TOKEN_MAGIC, plaintext)?);
@@ -223,6 +239,9 @@ impl StateKeys {
     }
 
     /// The plaintext of a sealed token.
+    ///
+    /// # Errors
+    /// When it is no token of these keys, or altered.
     pub fn open_token(&self, token: &[u8]) -> Result<Vec<u8>, KeyError> {
         match token.strip_prefix(TOKEN_MAGIC) {
             Some(sealed) => self.open(TOKEN_MAGIC, sealed),

@@ -5,6 +5,7 @@
 //! the proto comments as descriptions.
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type};
@@ -49,6 +50,7 @@ const REFUSALS: [(&str, &str); 7] = [
 ];
 
 /// The document, as JSON.
+#[must_use]
 pub fn document() -> Value {
     let files = FileDescriptorSet::decode(FILE_DESCRIPTOR_SET)
         .map(|set| set.file)
@@ -196,9 +198,13 @@ fn enum_schema(
         let mut value_path = path.to_vec();
         value_path.extend([ENUM_VALUES, index(i)]);
         let text = comments.at(&value_path).replace('\n', " ");
-        description.push_str(&format!("\n- `{}`: {text}", value.name()));
+        let _ = write!(description, "\n- `{}`: {text}", value.name());
     }
-    let names: Vec<&str> = enumeration.value.iter().map(|v| v.name()).collect();
+    let names: Vec<&str> = enumeration
+        .value
+        .iter()
+        .map(prost_types::EnumValueDescriptorProto::name)
+        .collect();
     json!({ "type": "string", "enum": names, "description": description })
 }
 

@@ -128,8 +128,8 @@ fn code_of_bytes(first: u8, second: u8) -> u32 {
 }
 
 /// A move's two bytes, the inverse of [`code_of_bytes`].
-fn bytes_of(entry: &HistoryEntry) -> [u8; 2] {
-    let code = encode_code(entry);
+fn bytes_of(entry: HistoryEntry) -> [u8; 2] {
+    let code = encode_code(&entry);
     let byte = |value: u32| u8::try_from(value & 0xff).unwrap_or(0);
     let end = code >> END_SHIFT & 7;
     [
@@ -198,7 +198,7 @@ pub(super) fn encode_packed(history: &[HistoryEntry]) -> (Vec<u8>, Vec<u32>) {
     let mut hands = Vec::new();
     let mut run: Option<(u32, u32)> = None;
     for entry in history {
-        moves.extend(bytes_of(entry));
+        moves.extend(bytes_of(*entry));
         run = match run {
             Some((hand, count)) if hand == entry.hand => Some((hand, count + 1)),
             Some((hand, count)) => {
@@ -252,7 +252,7 @@ mod tests {
         ];
         for mv in moves {
             let entry = HistoryEntry { hand: 7, mv };
-            let [first, second] = bytes_of(&entry);
+            let [first, second] = bytes_of(entry);
             let from_bytes = unpack(code_of_bytes(first, second)).expect("a move");
             assert_eq!(
                 HistoryEntry {

@@ -90,7 +90,7 @@ fn decode_optional_tile(
 /// The packed state at `prefix` (`state_token`), fully checked.
 ///
 /// # Errors
-/// INVALID_ARGUMENT with the reason and field of the first fault, as for a
+/// `INVALID_ARGUMENT` with the reason and field of the first fault, as for a
 /// readable state.
 pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, ApiError> {
     let field = |name: &'static str| move || format!("{prefix}.{name}");

@@ -34,7 +34,7 @@ fn decode_arm(
 /// The state at `prefix` in a request, fully checked.
 ///
 /// # Errors
-/// INVALID_ARGUMENT with the reason and field of the first fault: a value
+/// `INVALID_ARGUMENT` with the reason and field of the first fault: a value
 /// that cannot be represented, or a state that legal play cannot reach.
 pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Game, ApiError> {
     let state = state.ok_or_else(|| ApiError::missing(prefix))?;

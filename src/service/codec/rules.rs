@@ -161,7 +161,7 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
 /// state's rules) every option is required.
 ///
 /// # Errors
-/// MISSING_FIELD for an option neither given nor in `base`; INVALID_RULES
+/// `MISSING_FIELD` for an option neither given nor in `base`; `INVALID_RULES`
 /// for a value out of range. Whether the options fit together is checked
 /// by the rules, not here.
 pub fn decode_rules(
@@ -169,7 +169,6 @@ pub fn decode_rules(
     base: Option<&Rules>,
     prefix: &str,
 ) -> Result<Rules, ApiError> {
-    let field = |name: &str| format!("{prefix}.{name}");
     // The option given, else the base's; the field path is formatted only
     // for an error.
     fn pick<T>(
@@ -179,6 +178,7 @@ pub fn decode_rules(
     ) -> Result<T, ApiError> {
         value.or(keep).ok_or_else(|| ApiError::missing(field()))
     }
+    let field = |name: &str| format!("{prefix}.{name}");
     let out_of_range = |name: &str, value: i64| {
         ApiError::invalid(
             ErrorReason::InvalidRules,
