@@ -1,11 +1,12 @@
 //! pips: an authoritative dominoes rules engine, served over gRPC.
 //!
-//! - [`rules`]: pure game logic (tiles, layout, options, scoring, legal
-//!   moves, play, validation). No transport, no I/O.
+//! - [`rules`]: pure game logic (tiles, ends, connection rules, layout,
+//!   options, presets, scoring, dealing, legal moves, play, settlement,
+//!   validation, what a seat may see). No transport, no I/O.
 //! - [`proto`]: the wire contract generated from `proto/pips/v1`.
-//! - [`service`]: proto ⇄ rules conversion, the gRPC service and the
-//!   HTTP/JSON routes; rules errors become gRPC statuses and HTTP answers
-//!   only there.
+//! - [`service`]: proto ⇄ rules codecs, state custody, the gRPC service,
+//!   the HTTP/JSON routes and the OpenAPI document; rules errors become
+//!   field paths, reasons, gRPC statuses and HTTP answers only there.
 //! - [`server`]: builds and runs the server (gRPC, gRPC-Web and HTTP/JSON
 //!   on one port, health, reflection, limits, tracing, graceful shutdown) on
 //!   a listener it is given.

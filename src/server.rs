@@ -1,9 +1,12 @@
 //! Builds and runs the server on a listener it is given: the engine over
 //! gRPC, gRPC-Web and HTTP/JSON on one port (with the OpenAPI document and
-//! the playground page), CORS, limits, the gRPC health service, reflection (v1 and v1alpha, so every `grpcurl`
-//! version can list and describe with no proto files), request tracing and
-//! graceful shutdown. It never binds sockets itself, so tests run the real
-//! server on `127.0.0.1:0`.
+//! the playground page), CORS, limits, the gRPC health service, reflection
+//! (v1 and v1alpha, so every `grpcurl` version can list and describe with no
+//! proto files), request tracing and graceful shutdown. It never binds
+//! sockets itself, so tests run the real server on `127.0.0.1:0`.
+//!
+//! - `coalescing_stream`: accepted connections as the HTTP stacks see them
+//!   (small frames copied into one write).
 
 use std::future::Future;
 use std::time::Duration;
