@@ -42,10 +42,18 @@ impl Connect {
         }
     }
 
-    /// Whether `tile` can be placed on an end showing `pips`.
+    /// Whether `tile` can be placed on an end showing `pips`: whether
+    /// [`Connect::fitting`] holds it, computed from the halves directly
+    /// because legal-move generation asks once per tile and end (a test
+    /// holds the two equal for every tile and number).
     #[must_use]
     pub const fn fits(self, tile: Tile, pips: u8) -> bool {
-        self.fitting(pips).contains(tile)
+        match self {
+            Connect::Equal => tile.has(pips),
+            Connect::SumToSevenWithMatadors => {
+                is_matador(tile) || (pips >= 1 && pips <= 7 && tile.has(7 - pips))
+            }
+        }
     }
 
     /// How `tile` lies when placed on an end showing `pips` (which it fits).
@@ -127,6 +135,21 @@ mod tests {
         assert_eq!(connect.exposes(placed, 1), 2);
         let crossed = connect.place(t(5, 2), 4);
         assert_eq!(connect.exposes(crossed, 4), 4, "a matador leaves its end");
+    }
+
+    #[test]
+    fn fits_is_membership_of_the_tiles_that_fit_for_every_rule() {
+        for connect in [Connect::Equal, Connect::SumToSevenWithMatadors] {
+            for pips in 0..=12 {
+                for tile in TileSet::full(12).iter() {
+                    assert_eq!(
+                        connect.fits(tile, pips),
+                        connect.fitting(pips).contains(tile),
+                        "{connect:?} {tile} on {pips}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
