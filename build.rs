@@ -20,9 +20,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
     let encoded = descriptors.encode_to_vec();
     fs::write(out_dir.join("pips_descriptor.bin"), &encoded)?;
+    // Malformed request messages are the caller's fault: the codec refuses
+    // them with INVALID_ARGUMENT and a reason, not prost's INTERNAL.
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
+        .codec_path("crate::service::grpc_codec::PipsCodec")
         .compile_fds(descriptors)?;
     // Canonical proto3 JSON for the HTTP API. Unknown fields are refused
     // (the default), so a misspelt field is an error, not silently dropped.

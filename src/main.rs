@@ -2,6 +2,7 @@
 //! the address and hands over to [`pips::server::run`].
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tokio::net::TcpListener;
@@ -41,12 +42,31 @@ struct Cli {
     /// The largest request accepted, in bytes.
     #[arg(long, env = "PIPS_MAX_REQUEST_BYTES", default_value_t = 1024 * 1024)]
     max_request_bytes: usize,
-    /// Milliseconds a call may take before it is cancelled.
+    /// Milliseconds a call's handler may take before it is cancelled.
     #[arg(long, env = "PIPS_REQUEST_TIMEOUT_MS", default_value_t = 5000)]
     request_timeout_ms: u64,
+    /// Milliseconds a request body may take to arrive whole (a call holds
+    /// no concurrency slot meanwhile).
+    #[arg(long, env = "PIPS_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    body_timeout_ms: u64,
     /// Calls served at once; more are refused at once (RESOURCE_EXHAUSTED).
     #[arg(long, env = "PIPS_MAX_CONCURRENT_REQUESTS", default_value_t = 512)]
     max_concurrent_requests: usize,
+    /// Streams one HTTP/2 connection may have open at once.
+    #[arg(long, env = "PIPS_MAX_STREAMS_PER_CONNECTION", default_value_t = 100)]
+    max_streams_per_connection: u32,
+    /// Connections served at once; more wait in the listen backlog.
+    /// Default: no cap but the process's descriptor limit.
+    #[arg(long, env = "PIPS_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// Seconds a new connection may take to send its first complete
+    /// request (and an HTTP/1.1 request its header).
+    #[arg(long, env = "PIPS_HEADER_TIMEOUT_SECS", default_value_t = 10)]
+    header_timeout_secs: u64,
+    /// Seconds a connection may stay with no call in flight before it is
+    /// closed.
+    #[arg(long, env = "PIPS_IDLE_TIMEOUT_SECS", default_value_t = 60)]
+    idle_timeout_secs: u64,
     /// Seconds between HTTP/2 keep-alive pings on idle connections.
     #[arg(long, env = "PIPS_KEEPALIVE_SECS", default_value_t = 30)]
     keepalive_secs: u64,
@@ -94,8 +114,17 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         .map(|text| pips::service::keys::StateKeys::from_text(&text))
         .transpose()
         .map_err(|e| e.to_string())?;
-    if cli.max_concurrent_requests == 0 || cli.max_request_bytes == 0 {
-        return Err("--max-concurrent-requests and --max-request-bytes must be above 0".into());
+    let counts = [
+        ("--max-concurrent-requests", cli.max_concurrent_requests),
+        ("--max-request-bytes", cli.max_request_bytes),
+        ("--max-connections", cli.max_connections.unwrap_or(1)),
+        (
+            "--max-streams-per-connection",
+            usize::try_from(cli.max_streams_per_connection).unwrap_or(1),
+        ),
+    ];
+    if let Some((flag, _)) = counts.iter().find(|(_, value)| *value == 0) {
+        return Err(format!("{flag} must be above 0"));
     }
     let cors_origins = cli
         .cors_origins
@@ -106,9 +135,14 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         cors_origins,
         state_keys,
         max_request_bytes: cli.max_request_bytes,
-        request_timeout: std::time::Duration::from_millis(cli.request_timeout_ms.max(1)),
+        request_timeout: Duration::from_millis(cli.request_timeout_ms.max(1)),
+        body_timeout: Duration::from_millis(cli.body_timeout_ms.max(1)),
         max_concurrent_requests: cli.max_concurrent_requests,
-        keepalive_interval: std::time::Duration::from_secs(cli.keepalive_secs.max(1)),
+        max_streams_per_connection: cli.max_streams_per_connection,
+        max_connections: cli.max_connections,
+        header_timeout: Duration::from_secs(cli.header_timeout_secs.max(1)),
+        idle_timeout: Duration::from_secs(cli.idle_timeout_secs.max(1)),
+        keepalive_interval: Duration::from_secs(cli.keepalive_secs.max(1)),
         ..pips::server::Config::default()
     })
 }
@@ -246,5 +280,35 @@ mod tests {
         assert_eq!(config.cors_origins.len(), 3);
         let cli = Cli::parse_from(["pips"]);
         assert!(server_config(&cli).expect("valid").cors_origins.is_empty());
+    }
+
+    #[test]
+    fn connection_limits_come_from_flags_and_zero_is_refused() {
+        let cli = Cli::parse_from([
+            "pips",
+            "--max-connections",
+            "300",
+            "--max-streams-per-connection",
+            "8",
+            "--header-timeout-secs",
+            "2",
+            "--idle-timeout-secs",
+            "30",
+            "--body-timeout-ms",
+            "1500",
+        ]);
+        let config = server_config(&cli).expect("valid");
+        assert_eq!(config.max_connections, Some(300));
+        assert_eq!(config.max_streams_per_connection, 8);
+        assert_eq!(config.header_timeout, Duration::from_secs(2));
+        assert_eq!(config.idle_timeout, Duration::from_secs(30));
+        assert_eq!(config.body_timeout, Duration::from_millis(1500));
+        let defaults = server_config(&Cli::parse_from(["pips"])).expect("valid");
+        assert_eq!(defaults.max_connections, None);
+        for flag in ["--max-connections", "--max-streams-per-connection"] {
+            let cli = Cli::parse_from(["pips", flag, "0"]);
+            let error = server_config(&cli).expect_err(flag);
+            assert!(error.contains(flag), "{error}");
+        }
     }
 }

@@ -5,31 +5,36 @@
 //! proto files), request tracing and graceful shutdown. It never binds
 //! sockets itself, so tests run the real server on `127.0.0.1:0`.
 //!
+//! - `listen`: the accept loop (connection cap, back-off when descriptors
+//!   run out, graceful shutdown).
+//! - `connection`: one connection: HTTP/1.1 and HTTP/2 settings, the
+//!   header and idle timeouts.
+//! - `guard`: the limits of one call (body arrival, concurrency, timeout).
 //! - `coalescing_stream`: accepted connections as the HTTP stacks see them
 //!   (small frames copied into one write).
 
-use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::error_handling::HandleErrorLayer;
 use http::{HeaderName, HeaderValue, Method, header};
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
+use tokio::sync::Semaphore;
 use tonic::service::Routes;
-use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
-use tower::ServiceBuilder;
-use tower::limit::GlobalConcurrencyLimitLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::proto;
 
 mod coalescing_stream;
+mod connection;
+mod guard;
+mod listen;
+
 use crate::proto::domino_engine_server::DominoEngineServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
 use crate::service::{Engine, http_api};
-use coalescing_stream::CoalescingStream;
+use connection::ConnectionLimits;
+use guard::Limits;
 
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
@@ -41,12 +46,29 @@ pub struct Config {
     /// The largest request accepted, in bytes (larger: `OUT_OF_RANGE` over
     /// gRPC, 413 over HTTP/JSON).
     pub max_request_bytes: usize,
-    /// How long a call may take before it is cancelled (`DEADLINE_EXCEEDED`,
-    /// HTTP 504). A gRPC client's own shorter deadline still applies.
+    /// How long a call's handler may take before it is cancelled
+    /// (`DEADLINE_EXCEEDED`, HTTP 504). A gRPC client's own shorter
+    /// deadline still applies.
     pub request_timeout: Duration,
+    /// How long a request body may take to arrive whole (`BODY_TIMEOUT`,
+    /// HTTP 408). A call holds no concurrency slot while its body arrives.
+    pub body_timeout: Duration,
     /// Calls served at once across all connections; a call beyond it is
     /// refused at once with `RESOURCE_EXHAUSTED` rather than queued.
     pub max_concurrent_requests: usize,
+    /// Streams one HTTP/2 connection may have open at once (advertised as
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS`).
+    pub max_streams_per_connection: u32,
+    /// Connections served at once; beyond it new connections wait in the
+    /// listen backlog. `None`: no cap but the process's descriptor limit.
+    pub max_connections: Option<usize>,
+    /// How long a new connection may take to send its first complete
+    /// request, and an HTTP/1.1 request its header.
+    pub header_timeout: Duration,
+    /// How long a connection may stay with no call in flight (an HTTP/1.1
+    /// keep-alive connection between requests, an HTTP/2 connection
+    /// without streams) before it is closed.
+    pub idle_timeout: Duration,
     /// How often an idle HTTP/2 connection is pinged, and how long the
     /// answer may take before the connection is closed.
     pub keepalive_interval: Duration,
@@ -63,7 +85,12 @@ impl Default for Config {
             state_keys: None,
             max_request_bytes: 1024 * 1024,
             request_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
             max_concurrent_requests: 512,
+            max_streams_per_connection: 100,
+            max_connections: None,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
             keepalive_interval: Duration::from_secs(30),
             keepalive_timeout: Duration::from_secs(10),
             cors_origins: Vec::new(),
@@ -71,22 +98,19 @@ impl Default for Config {
     }
 }
 
-/// Why the server could not start or stopped with an error.
+/// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// The reflection service could not read a descriptor set.
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
-    /// The transport failed.
-    #[error("transport: {0}")]
-    Transport(#[from] tonic::transport::Error),
 }
 
-/// Serves on `listener` until `shutdown` completes, then finishes the calls
-/// in flight and returns.
+/// Serves on `listener` until `shutdown` completes, then lets the calls in
+/// flight finish (within the request and body timeouts) and returns.
 ///
 /// # Errors
-/// When the server cannot be built or its transport fails.
+/// When the server cannot be built.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -113,6 +137,7 @@ pub async fn run(
             signed_states = config.state_keys.is_some(),
             max_request_bytes = config.max_request_bytes,
             max_concurrent_requests = config.max_concurrent_requests,
+            max_connections = config.max_connections,
             cors_origins = config.cors_origins.len(),
             "pips is serving (gRPC, gRPC-Web, HTTP/JSON; playground at /)"
         );
@@ -126,6 +151,18 @@ pub async fn run(
             DominoEngineServer::new(engine.clone())
                 .max_decoding_message_size(config.max_request_bytes),
         );
+    let limits = Arc::new(Limits {
+        // Room for gRPC framing and gRPC-Web's base64 above the message
+        // limit, which the handlers then apply exactly.
+        max_body_bytes: config
+            .max_request_bytes
+            .saturating_mul(4)
+            .div_ceil(3)
+            .saturating_add(1024),
+        body_timeout: config.body_timeout,
+        request_timeout: config.request_timeout,
+        slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
+    });
     // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
     // refuses other HTTP/1.1 requests).
     let app = grpc
@@ -134,34 +171,29 @@ pub async fn run(
         .layer(tonic_web::GrpcWebLayer::new())
         .merge(http_api::router(engine, config.max_request_bytes))
         .fallback(http_api::not_found)
-        // Every call runs under the timeout and the global concurrency
-        // limit, beyond which it is shed at once (RESOURCE_EXHAUSTED / 503)
-        // instead of queued; those refusals are answered in the caller's
-        // protocol.
-        .layer(
-            ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(http_api::limit_error))
-                .load_shed()
-                .layer(GlobalConcurrencyLimitLayer::new(
-                    config.max_concurrent_requests,
-                ))
-                .timeout(config.request_timeout),
-        )
+        // Every call runs under the limits (body, concurrency, timeout),
+        // whose refusals are answered in the caller's protocol.
+        .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
         .layer(tower::util::option_layer(cors_layer(&config.cors_origins)));
-    // Small request/response pairs: without TCP_NODELAY, Nagle's algorithm
-    // and delayed ACKs add tens of milliseconds to every call.
-    let incoming = TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .map(|stream| stream.map(CoalescingStream));
-    Server::builder()
-        // HTTP/1.1 for the JSON API and gRPC-Web; HTTP/2 for all.
-        .accept_http1(true)
-        .http2_keepalive_interval(Some(config.keepalive_interval))
-        .http2_keepalive_timeout(Some(config.keepalive_timeout))
-        .trace_fn(|request| tracing::info_span!("rpc", path = %request.uri().path()))
-        .add_routes(Routes::from(app).prepare())
-        .serve_with_incoming_shutdown(incoming, shutdown)
-        .await?;
+    let connection_limits = ConnectionLimits {
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+        max_streams: config.max_streams_per_connection,
+        keepalive_interval: config.keepalive_interval,
+        keepalive_timeout: config.keepalive_timeout,
+        drain: config.request_timeout + config.body_timeout,
+    };
+    let app = tower::ServiceBuilder::new()
+        .map_response(axum::response::IntoResponse::into_response)
+        .service(app);
+    listen::serve(
+        listener,
+        app,
+        connection_limits,
+        config.max_connections,
+        shutdown,
+    )
+    .await;
     tracing::info!("pips has shut down");
     Ok(())
 }

@@ -13,7 +13,7 @@ use super::codec::{
     encode_view,
 };
 use super::custody::{Authority, Custody};
-use super::error::ApiError;
+use super::error::{ApiError, quote};
 
 /// The engine service. It keeps nothing between calls; its only
 /// configuration is how states are kept ([`Custody`]).
@@ -93,8 +93,8 @@ impl Engine {
                 ErrorReason::UnknownVariant,
                 "variant",
                 format!(
-                    "no preset is called {:?}; known: {}",
-                    request.variant,
+                    "no preset is called {}; known: {}",
+                    quote(&request.variant),
                     known.join(", ")
                 ),
             )

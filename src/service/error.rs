@@ -218,8 +218,50 @@ impl From<PlayError> for ApiError {
     }
 }
 
+/// The most characters of a request's own text (a name, a path, a
+/// label) that a refusal quotes.
+pub const QUOTE_CHARS: usize = 64;
+/// The most characters of a refusal's message and field on the wire: a
+/// backstop, so that no refusal is ever large whatever it quotes.
+const MESSAGE_CHARS: usize = 512;
+/// See [`MESSAGE_CHARS`].
+const FIELD_CHARS: usize = 160;
+
+/// `text` cut to at most `max` characters, with `…` where it was cut.
+#[must_use]
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => text.into(),
+        Some((end, _)) => format!("{}…", text.get(..end).unwrap_or_default()).into(),
+    }
+}
+
+/// Client input as a refusal quotes it: escaped like a Rust string, at
+/// most [`QUOTE_CHARS`] characters of it.
+#[must_use]
+pub fn quote(input: &str) -> String {
+    format!("{:?}", clip(input, QUOTE_CHARS))
+}
+
+impl ApiError {
+    /// The message, bounded for the wire.
+    fn wire_message(&self) -> std::borrow::Cow<'_, str> {
+        clip(&self.message, MESSAGE_CHARS)
+    }
+
+    /// The field, bounded for the wire.
+    fn wire_field(&self) -> std::borrow::Cow<'_, str> {
+        clip(&self.field, FIELD_CHARS)
+    }
+}
+
 impl From<ApiError> for Status {
     fn from(error: ApiError) -> Status {
+        let error = ApiError {
+            message: error.wire_message().into_owned(),
+            field: error.wire_field().into_owned(),
+            ..error
+        };
         let reason = error.reason.as_str_name();
         let message = if error.field.is_empty() {
             format!("{reason}: {}", error.message)
@@ -246,6 +288,7 @@ impl ApiError {
             (_, ErrorReason::UnknownRoute) => Http::NOT_FOUND,
             (_, ErrorReason::MethodNotAllowed) => Http::METHOD_NOT_ALLOWED,
             (_, ErrorReason::RequestTooLarge) => Http::PAYLOAD_TOO_LARGE,
+            (_, ErrorReason::BodyTimeout) => Http::REQUEST_TIMEOUT,
             (Code::InvalidArgument | Code::OutOfRange, _) => Http::BAD_REQUEST,
             (Code::FailedPrecondition, _) => Http::CONFLICT,
             (Code::Unauthenticated, _) => Http::UNAUTHORIZED,
@@ -263,8 +306,8 @@ impl ApiError {
         HttpError {
             code: grpc_code_name(self.code).to_owned(),
             reason: self.reason as i32,
-            field: self.field.clone(),
-            message: self.message.clone(),
+            field: self.wire_field().into_owned(),
+            message: self.wire_message().into_owned(),
         }
     }
 
@@ -274,7 +317,7 @@ impl ApiError {
         tracing::info!(
             code = ?self.code,
             reason = self.reason.as_str_name(),
-            field = %self.field,
+            field = %self.wire_field(),
             "refused"
         );
     }
@@ -317,6 +360,24 @@ fn join(prefix: &str, field: &str) -> String {
 mod tests {
     use super::*;
     use crate::rules::{End, LayoutError, NoDraw, Placed, Tile};
+
+    #[test]
+    fn quoted_input_is_bounded_and_escaped() {
+        assert_eq!(quote("muggins"), "\"muggins\"");
+        let long = "\u{1}".repeat(1_000_000);
+        let quoted = quote(&long);
+        assert!(quoted.ends_with("…\""), "{quoted}");
+        assert_eq!(quoted.matches("\\u{1}").count(), QUOTE_CHARS);
+        assert_eq!(clip("ééé", 2), "éé…");
+        assert_eq!(clip("ééé", 3), "ééé");
+        let huge = ApiError::invalid(ErrorReason::MalformedJson, "x".repeat(10_000), long);
+        let status = Status::from(huge.clone());
+        assert!(status.message().len() < 4 * (MESSAGE_CHARS + FIELD_CHARS) + 64);
+        assert!(status.details().len() < 8 * (MESSAGE_CHARS + FIELD_CHARS));
+        let body = huge.http_body();
+        assert!(body.message.chars().count() <= MESSAGE_CHARS + 1);
+        assert!(body.field.chars().count() <= FIELD_CHARS + 1);
+    }
 
     #[test]
     fn a_move_is_refused_as_illegal_unless_it_names_what_does_not_exist() {

@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use tonic::Code;
 
 use super::engine::{Engine, list_variants};
-use super::error::ApiError;
+use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::openapi;
 use crate::proto::{self, ErrorReason};
 
@@ -127,13 +127,24 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     };
     let mut deserializer = serde_json::Deserializer::from_slice(body);
     let parsed = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        // (Both quote the request: field names, values.)
         let path = error.path().to_string();
         let field = if path == "." { String::new() } else { path };
-        ApiError::invalid(ErrorReason::MalformedJson, field, error.inner().to_string())
+        let message = error.inner().to_string();
+        ApiError::invalid(
+            ErrorReason::MalformedJson,
+            clip(&field, QUOTE_CHARS),
+            clip(&message, 3 * QUOTE_CHARS),
+        )
     })?;
-    deserializer
-        .end()
-        .map_err(|error| ApiError::invalid(ErrorReason::MalformedJson, "", error.to_string()))?;
+    deserializer.end().map_err(|error| {
+        let message = error.to_string();
+        ApiError::invalid(
+            ErrorReason::MalformedJson,
+            "",
+            clip(&message, 3 * QUOTE_CHARS),
+        )
+    })?;
     Ok(parsed)
 }
 
@@ -172,7 +183,11 @@ async fn method_not_allowed(request: Request) -> Response {
         code: Code::Unimplemented,
         reason: ErrorReason::MethodNotAllowed,
         field: String::new(),
-        message: format!("{path} takes {allowed}, not {}", request.method()),
+        message: format!(
+            "{} takes {allowed}, not {}",
+            clip(path, QUOTE_CHARS),
+            clip(request.method().as_str(), QUOTE_CHARS)
+        ),
     };
     let mut response = error_response(&error);
     response
@@ -181,23 +196,62 @@ async fn method_not_allowed(request: Request) -> Response {
     response
 }
 
-/// The answer to a request that matches no route: gRPC UNIMPLEMENTED for a
-/// gRPC call (as tonic answers), a JSON 404 for anything else.
+/// The answer to a request that matches no route, in the caller's
+/// protocol: gRPC UNIMPLEMENTED (as tonic answers, with the reason) for a
+/// gRPC or gRPC-Web call, a JSON 404 for anything else.
 pub async fn not_found(headers: HeaderMap, uri: http::Uri) -> Response {
-    if is_grpc(&headers) {
-        return tonic::Status::unimplemented(format!("no such method: {}", uri.path()))
-            .into_http::<Body>()
-            .into_response();
-    }
-    error_response(&unknown_route(uri.path()))
+    let error = unknown_route(uri.path());
+    error.log();
+    refusal(&headers, &error)
 }
 
-/// Whether a request is a gRPC or gRPC-Web call (by its content type).
-pub fn is_grpc(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/grpc"))
+/// How a caller speaks, from its request's content type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Protocol {
+    /// gRPC over HTTP/2.
+    Grpc,
+    /// gRPC-Web, with the content type it sent (binary or text).
+    GrpcWeb(HeaderValue),
+    /// Anything else: the JSON API, a browser, curl.
+    Http,
+}
+
+impl Protocol {
+    /// The protocol of a request with these headers.
+    #[must_use]
+    pub fn of(headers: &HeaderMap) -> Protocol {
+        let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
+            return Protocol::Http;
+        };
+        let text = content_type.to_str().unwrap_or_default();
+        if text.starts_with("application/grpc-web") {
+            Protocol::GrpcWeb(content_type.clone())
+        } else if text.starts_with("application/grpc") {
+            Protocol::Grpc
+        } else {
+            Protocol::Http
+        }
+    }
+}
+
+/// A refusal made outside the RPC handlers (limits, unknown routes), in
+/// the protocol of a caller that sent `headers`: a gRPC status with its
+/// `ErrorInfo` for gRPC (trailers-only), the same with the caller's own
+/// content type for gRPC-Web, a `pips.v1.HttpError` body otherwise.
+#[must_use]
+pub fn refusal(headers: &HeaderMap, error: &ApiError) -> Response {
+    let grpc = || tonic::Status::from(error.clone()).into_http::<Body>();
+    match Protocol::of(headers) {
+        Protocol::Grpc => grpc().into_response(),
+        Protocol::GrpcWeb(content_type) => {
+            let mut response = grpc();
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, content_type);
+            response.into_response()
+        }
+        Protocol::Http => error_response(error),
+    }
 }
 
 /// No route at `path`.
@@ -207,8 +261,9 @@ fn unknown_route(path: &str) -> ApiError {
         reason: ErrorReason::UnknownRoute,
         field: String::new(),
         message: format!(
-            "no route {path}; the API is POST /v1/<RpcName> with RpcName one of {}, \
-             described at /openapi.json",
+            "no route {}; the API is POST /v1/<RpcName> with RpcName one of {}, \
+             described at /openapi.json (gRPC: pips.v1.DominoEngine)",
+            clip(path, QUOTE_CHARS),
             RPC_NAMES.join(", ")
         ),
     }
@@ -230,39 +285,4 @@ fn json_response(status: StatusCode, body: impl Into<Body>) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// The answer when the server's limits stop a call: `RESOURCE_EXHAUSTED`
-/// (HTTP 503) when it is at its concurrency limit, `DEADLINE_EXCEEDED` (HTTP
-/// 504) when the call took too long. gRPC calls get a gRPC status, others a
-/// JSON body.
-pub async fn limit_error(headers: HeaderMap, error: tower::BoxError) -> Response {
-    let (code, reason, message) = if error.is::<tower::timeout::error::Elapsed>() {
-        (
-            Code::DeadlineExceeded,
-            ErrorReason::TimedOut,
-            "the call took longer than this server's request timeout".to_owned(),
-        )
-    } else if error.is::<tower::load_shed::error::Overloaded>() {
-        (
-            Code::ResourceExhausted,
-            ErrorReason::Overloaded,
-            "the server is at its concurrency limit; retry later".to_owned(),
-        )
-    } else {
-        (Code::Internal, ErrorReason::Unspecified, error.to_string())
-    };
-    if is_grpc(&headers) {
-        return tonic::Status::new(code, message)
-            .into_http::<Body>()
-            .into_response();
-    }
-    let error = ApiError {
-        code,
-        reason,
-        field: String::new(),
-        message,
-    };
-    error.log();
-    error_response(&error)
 }

@@ -7,6 +7,8 @@
 //!   state, rules, answers).
 //! - [`error`]: rules errors → gRPC statuses with machine-readable details,
 //!   and → HTTP statuses with JSON bodies.
+//! - [`grpc_codec`]: the protobuf codec of the generated gRPC code
+//!   (malformed requests refused with a reason).
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
@@ -16,6 +18,7 @@ pub mod codec;
 pub mod custody;
 pub mod engine;
 pub mod error;
+pub mod grpc_codec;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;

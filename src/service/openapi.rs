@@ -30,13 +30,17 @@ const ENUM_VALUES: i32 = 2;
 const SERVICE_METHODS: i32 = 2;
 
 /// The HTTP statuses an RPC may refuse with, each with a `HttpError` body.
-const REFUSALS: [(&str, &str); 7] = [
+const REFUSALS: [(&str, &str); 8] = [
     ("400", "Malformed request or state (INVALID_ARGUMENT)."),
     (
         "401",
         "The server has a state key and the state carries no tag.",
     ),
     ("403", "A seat token was used for another seat."),
+    (
+        "408",
+        "The request body did not arrive whole within the server's body timeout.",
+    ),
     ("409", "Illegal move (FAILED_PRECONDITION)."),
     ("413", "The body is larger than the server's limit."),
     (

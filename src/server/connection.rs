@@ -1,0 +1,197 @@
+//! One accepted connection, served until it closes, idles too long or the
+//! server shuts down.
+//!
+//! A connection is *idle* while no request is in flight. An idle connection
+//! is closed once it has been idle for the header timeout if it has not yet
+//! sent a complete request (a client that connects and sends nothing, or
+//! half a header), and for the idle timeout after that (an HTTP/1.1
+//! keep-alive connection between requests, an HTTP/2 connection without
+//! streams). Closing is graceful first (HTTP/2 GOAWAY; HTTP/1.1 closes once
+//! no request is in progress), then forced after a short grace, so a client
+//! that stops reading cannot hold it open.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::body::Body;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use tokio::sync::{Notify, watch};
+use tokio::time::Instant;
+use tower::{Service, ServiceExt};
+
+use super::coalescing_stream::CoalescingStream;
+
+/// How long an idle connection may take to close after it is told to.
+const IDLE_GRACE: Duration = Duration::from_secs(1);
+
+/// How connections are served: the protocol settings and the timeouts.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectionLimits {
+    /// How long a new connection may take to send its first complete
+    /// request (also hyper's HTTP/1.1 header-read timeout).
+    pub header_timeout: Duration,
+    /// How long a connection may stay without a request in flight.
+    pub idle_timeout: Duration,
+    /// Streams one HTTP/2 connection may have open at once.
+    pub max_streams: u32,
+    /// How often an idle HTTP/2 connection is pinged.
+    pub keepalive_interval: Duration,
+    /// How long a ping's answer may take before the connection is closed.
+    pub keepalive_timeout: Duration,
+    /// How long the calls in flight may take to finish when the server
+    /// shuts down, before their connection is dropped.
+    pub drain: Duration,
+}
+
+impl ConnectionLimits {
+    /// The HTTP/1.1 and HTTP/2 settings for these limits.
+    pub fn builder(&self) -> auto::Builder<TokioExecutor> {
+        let mut builder = auto::Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(self.header_timeout);
+        builder
+            .http2()
+            .timer(TokioTimer::new())
+            .max_concurrent_streams(self.max_streams)
+            .keep_alive_interval(self.keepalive_interval)
+            .keep_alive_timeout(self.keepalive_timeout);
+        builder
+    }
+}
+
+/// What a connection is doing, shared by its requests and its watchdog.
+#[derive(Debug)]
+struct Activity {
+    /// Requests in flight.
+    in_flight: AtomicUsize,
+    /// When the connection last became idle, and whether it has sent a
+    /// complete request since it was accepted.
+    idle_since: Mutex<(Instant, bool)>,
+    /// Woken whenever a request starts or ends.
+    changed: Notify,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity {
+            in_flight: AtomicUsize::new(0),
+            idle_since: Mutex::new((Instant::now(), false)),
+            changed: Notify::new(),
+        }
+    }
+
+    /// A request has arrived (its head is complete).
+    fn begin(&self) {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut idle) = self.idle_since.lock() {
+            idle.1 = true;
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// A request has been answered.
+    fn end(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            if let Ok(mut idle) = self.idle_since.lock() {
+                idle.0 = Instant::now();
+            }
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// Completes once the connection has been idle for too long.
+    async fn idle_too_long(&self, limits: ConnectionLimits) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if self.in_flight.load(Ordering::SeqCst) > 0 {
+                changed.await;
+                continue;
+            }
+            let (since, seen_request) = self
+                .idle_since
+                .lock()
+                .map_or((Instant::now(), true), |idle| *idle);
+            let limit = if seen_request {
+                limits.idle_timeout
+            } else {
+                limits.header_timeout
+            };
+            tokio::select! {
+                () = tokio::time::sleep_until(since + limit) => {
+                    if self.in_flight.load(Ordering::SeqCst) == 0 {
+                        return;
+                    }
+                }
+                () = changed => {}
+            }
+        }
+    }
+}
+
+/// Ends a request's activity when dropped, whether it was answered or
+/// cancelled.
+struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// Serves `stream` with `app` until the connection closes, idles too long,
+/// or `shutdown` changes (then it finishes what is in flight, within the
+/// grace).
+pub async fn serve<S>(
+    stream: CoalescingStream,
+    app: S,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    limits: ConnectionLimits,
+    mut shutdown: watch::Receiver<bool>,
+) where
+    S: Service<http::Request<Body>, Response = axum::response::Response, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let activity = Arc::new(Activity::new());
+    let requests = Arc::clone(&activity);
+    let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
+        let in_flight = {
+            requests.begin();
+            InFlight(Arc::clone(&requests))
+        };
+        let app = app.clone();
+        async move {
+            let answer = app.oneshot(request.map(Body::new)).await;
+            drop(in_flight);
+            answer
+        }
+    });
+    let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    let (closing, grace) = tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(error) = result {
+                tracing::debug!(%error, "connection ended with an error");
+            }
+            return;
+        }
+        () = activity.idle_too_long(limits) => ("idle", IDLE_GRACE),
+        _ = shutdown.wait_for(|&stop| stop) => ("shutdown", limits.drain),
+    };
+    tracing::debug!(reason = closing, "closing connection");
+    connection.as_mut().graceful_shutdown();
+    if tokio::time::timeout(grace, connection).await.is_err() {
+        tracing::debug!("connection did not close within its grace; dropped");
+    }
+}

@@ -1,0 +1,289 @@
+//! The limits every call runs under, in order: its body must arrive whole
+//! within the body timeout and the size limit (before it holds anything
+//! shared), then it takes one of the server's concurrency slots or is shed
+//! at once, then the handler runs under the request timeout (or the
+//! client's shorter `grpc-timeout`). Refusals are answered in the caller's
+//! protocol with the same reasons as every other refusal.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use http::HeaderMap;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tokio::sync::Semaphore;
+use tonic::Code;
+use tracing::Instrument;
+
+use crate::proto::ErrorReason;
+use crate::service::ApiError;
+use crate::service::http_api::refusal;
+
+/// The limits, shared by every connection.
+#[derive(Debug)]
+pub struct Limits {
+    /// The most bytes a request body may have on the wire (the message
+    /// limit, plus room for gRPC framing and gRPC-Web's base64).
+    pub max_body_bytes: usize,
+    /// How long a request body may take to arrive.
+    pub body_timeout: Duration,
+    /// How long a handler may take.
+    pub request_timeout: Duration,
+    /// One permit per call that may run at once.
+    pub slots: Arc<Semaphore>,
+}
+
+/// Calls whose request is a stream the handler reads as it goes (gRPC
+/// reflection): their body is not buffered first.
+fn streams_its_request(path: &str) -> bool {
+    path.starts_with("/grpc.reflection.")
+}
+
+/// Runs `request` under the limits.
+pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Next) -> Response {
+    let span = tracing::info_span!("rpc", path = %request.uri().path());
+    async move {
+        let headers = request.headers().clone();
+        let request = if streams_its_request(request.uri().path()) {
+            request
+        } else {
+            match buffered(request, &limits).await {
+                Ok(request) => request,
+                Err(error) => return refused(&headers, &error),
+            }
+        };
+        let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
+            return refused(&headers, &overloaded());
+        };
+        let timeout = client_deadline(&headers).map_or(limits.request_timeout, |client| {
+            client.min(limits.request_timeout)
+        });
+        let answer = tokio::time::timeout(timeout, next.run(request)).await;
+        drop(slot);
+        answer.unwrap_or_else(|_| refused(&headers, &timed_out()))
+    }
+    .instrument(span)
+    .await
+}
+
+/// A refusal, logged.
+fn refused(headers: &HeaderMap, error: &ApiError) -> Response {
+    error.log();
+    refusal(headers, error)
+}
+
+/// `request` with its whole body read, within the size limit and the body
+/// timeout.
+async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError> {
+    let (parts, body) = request.into_parts();
+    let reading = Limited::new(body, limits.max_body_bytes).collect();
+    let bytes = match tokio::time::timeout(limits.body_timeout, reading).await {
+        Err(_) => return Err(body_timed_out(limits.body_timeout)),
+        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
+            return Err(too_large(limits.max_body_bytes));
+        }
+        Ok(Err(error)) => {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedRequest,
+                "",
+                format!("cannot read the request body: {error}"),
+            ));
+        }
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+    Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// The deadline a gRPC client sent (`grpc-timeout`: up to 8 digits and a
+/// unit), if it sent a valid one.
+fn client_deadline(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get("grpc-timeout")?.to_str().ok()?;
+    let split = value.len().checked_sub(1)?;
+    let (digits, unit) = (value.get(..split)?, value.get(split..)?);
+    if digits.is_empty() || digits.len() > 8 {
+        return None;
+    }
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount.saturating_mul(3600)),
+        "M" => Duration::from_secs(amount.saturating_mul(60)),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}
+
+/// Every slot is taken.
+fn overloaded() -> ApiError {
+    ApiError {
+        code: Code::ResourceExhausted,
+        reason: ErrorReason::Overloaded,
+        field: String::new(),
+        message: "the server is at its concurrency limit; retry later".to_owned(),
+    }
+}
+
+/// The handler took too long.
+fn timed_out() -> ApiError {
+    ApiError {
+        code: Code::DeadlineExceeded,
+        reason: ErrorReason::TimedOut,
+        field: String::new(),
+        message: "the call took longer than its deadline".to_owned(),
+    }
+}
+
+/// The body did not arrive in time.
+fn body_timed_out(limit: Duration) -> ApiError {
+    ApiError {
+        code: Code::DeadlineExceeded,
+        reason: ErrorReason::BodyTimeout,
+        field: String::new(),
+        message: format!(
+            "the request body did not arrive whole within {} ms",
+            limit.as_millis()
+        ),
+    }
+}
+
+/// The body is over the limit.
+fn too_large(limit: usize) -> ApiError {
+    ApiError {
+        code: Code::OutOfRange,
+        reason: ErrorReason::RequestTooLarge,
+        field: String::new(),
+        message: format!("the request body is larger than this server's limit of {limit} bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::Router;
+    use axum::routing::post;
+    use tower::ServiceExt;
+
+    /// A router whose one route waits `wait` before it answers, under
+    /// `slots` concurrency slots and a 100 ms request timeout.
+    fn guarded(slots: usize, wait: Duration) -> Router {
+        let limits = Arc::new(Limits {
+            max_body_bytes: 64,
+            body_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_millis(100),
+            slots: Arc::new(Semaphore::new(slots)),
+        });
+        Router::new()
+            .route(
+                "/call",
+                post(move || async move {
+                    tokio::time::sleep(wait).await;
+                    "answered"
+                }),
+            )
+            .layer(axum::middleware::from_fn_with_state(limits, guard))
+    }
+
+    /// Calls `/call` with `content_type` and `body` (and a `grpc-timeout`
+    /// if given).
+    async fn call(
+        router: Router,
+        content_type: &str,
+        grpc_timeout: Option<&str>,
+        body: &'static str,
+    ) -> Response {
+        let mut request = http::Request::post("/call").header("content-type", content_type);
+        if let Some(timeout) = grpc_timeout {
+            request = request.header("grpc-timeout", timeout);
+        }
+        let request = request.body(Body::from(body)).expect("request");
+        router.oneshot(request).await.expect("infallible")
+    }
+
+    /// The `ErrorInfo` reason of a gRPC answer.
+    fn grpc_reason(response: &Response) -> (Code, String) {
+        let status = tonic::Status::from_header_map(response.headers()).expect("a status");
+        let details = tonic_types::StatusExt::get_error_details(&status);
+        let reason = details.error_info().map(|info| info.reason.clone());
+        (status.code(), reason.unwrap_or_default())
+    }
+
+    #[tokio::test]
+    async fn refusals_before_the_handler_speak_the_callers_protocol() {
+        // No slot free: shed at once.
+        let json = call(guarded(0, Duration::ZERO), "application/json", None, "{}").await;
+        assert_eq!(json.status(), http::StatusCode::SERVICE_UNAVAILABLE);
+        let grpc = call(guarded(0, Duration::ZERO), "application/grpc", None, "").await;
+        assert_eq!(
+            grpc_reason(&grpc),
+            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+        );
+        let web = call(
+            guarded(0, Duration::ZERO),
+            "application/grpc-web-text",
+            None,
+            "",
+        )
+        .await;
+        assert_eq!(
+            web.headers().get("content-type").map(|v| v.as_bytes()),
+            Some(&b"application/grpc-web-text"[..])
+        );
+        assert_eq!(
+            grpc_reason(&web),
+            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+        );
+        // A handler slower than the request timeout.
+        let slow = Duration::from_secs(5);
+        let json = call(guarded(1, slow), "application/json", None, "{}").await;
+        assert_eq!(json.status(), http::StatusCode::GATEWAY_TIMEOUT);
+        let grpc = call(guarded(1, slow), "application/grpc", None, "").await;
+        assert_eq!(
+            grpc_reason(&grpc),
+            (Code::DeadlineExceeded, "TIMED_OUT".to_owned())
+        );
+        // A body over the limit.
+        let big = "x".repeat(100).leak();
+        let json = call(guarded(1, Duration::ZERO), "application/json", None, big).await;
+        assert_eq!(json.status(), http::StatusCode::PAYLOAD_TOO_LARGE);
+        // Within every limit: answered.
+        let fine = call(guarded(1, Duration::ZERO), "application/json", None, "{}").await;
+        assert_eq!(fine.status(), http::StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_clients_shorter_deadline_applies() {
+        let wait = Duration::from_millis(50);
+        let within = call(guarded(1, wait), "application/grpc", None, "").await;
+        assert_eq!(within.status(), http::StatusCode::OK);
+        let short = call(guarded(1, wait), "application/grpc", Some("5m"), "").await;
+        assert_eq!(
+            grpc_reason(&short),
+            (Code::DeadlineExceeded, "TIMED_OUT".to_owned())
+        );
+    }
+
+    fn deadline(value: &str) -> Option<Duration> {
+        let mut headers = HeaderMap::new();
+        headers.insert("grpc-timeout", value.parse().expect("header"));
+        client_deadline(&headers)
+    }
+
+    #[test]
+    fn grpc_timeouts_are_read_in_every_unit() {
+        assert_eq!(deadline("250m"), Some(Duration::from_millis(250)));
+        assert_eq!(deadline("2S"), Some(Duration::from_secs(2)));
+        assert_eq!(deadline("1H"), Some(Duration::from_secs(3600)));
+        assert_eq!(
+            deadline("99999999n"),
+            Some(Duration::from_nanos(99_999_999))
+        );
+        for bad in ["", "m", "123456789m", "5x", "-5m", "5 m"] {
+            assert_eq!(deadline(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The accept loop: takes connections while the server runs, at most
+//! `max_connections` at once, backs off when the process runs out of file
+//! descriptors instead of spinning, and on shutdown lets every connection
+//! finish what it has in flight.
+
+use std::convert::Infallible;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use tower::Service;
+
+use super::coalescing_stream::CoalescingStream;
+use super::connection::{self, ConnectionLimits};
+
+/// The first pause after an accept error that will repeat until something
+/// changes (no descriptors or memory left).
+const FIRST_BACKOFF: Duration = Duration::from_millis(5);
+/// The longest pause between accept attempts while they keep failing.
+const MAX_BACKOFF: Duration = Duration::from_secs(1);
+/// The least time between two warnings about failing accepts.
+const WARN_EVERY: Duration = Duration::from_secs(10);
+
+/// Whether an accept error is about the whole process (it repeats at once
+/// if retried) rather than one connection that went away.
+fn is_resource_error(error: &io::Error) -> bool {
+    const EMFILE: i32 = 24;
+    const ENFILE: i32 = 23;
+    const ENOBUFS: i32 = 105;
+    const ENOMEM: i32 = 12;
+    matches!(
+        error.raw_os_error(),
+        Some(EMFILE | ENFILE | ENOBUFS | ENOMEM)
+    )
+}
+
+/// Accept errors and how often to report them.
+struct Backoff {
+    /// The pause before the next attempt.
+    pause: Duration,
+    /// Errors since the last warning.
+    errors: u64,
+    /// When the last warning was written.
+    warned: Option<Instant>,
+}
+
+impl Backoff {
+    fn new() -> Backoff {
+        Backoff {
+            pause: FIRST_BACKOFF,
+            errors: 0,
+            warned: None,
+        }
+    }
+
+    /// Records `error`; the pause to take before accepting again.
+    fn failed(&mut self, error: &io::Error) -> Duration {
+        self.errors += 1;
+        let now = Instant::now();
+        if self.warned.is_none_or(|at| now - at >= WARN_EVERY) {
+            tracing::warn!(
+                %error,
+                errors = self.errors,
+                "cannot accept connections (descriptor or memory limit); backing off"
+            );
+            self.warned = Some(now);
+            self.errors = 0;
+        }
+        let pause = self.pause;
+        self.pause = (self.pause * 2).min(MAX_BACKOFF);
+        pause
+    }
+
+    fn succeeded(&mut self) {
+        self.pause = FIRST_BACKOFF;
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then stops
+/// accepting and waits for the connections to close (each within its
+/// drain time).
+pub async fn serve<S>(
+    listener: TcpListener,
+    app: S,
+    limits: ConnectionLimits,
+    max_connections: Option<usize>,
+    shutdown: impl Future<Output = ()>,
+) where
+    S: Service<http::Request<Body>, Response = axum::response::Response, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let builder = Arc::new(limits.builder());
+    let slots = max_connections.map(|n| Arc::new(Semaphore::new(n)));
+    let (stop, stopping) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    let mut backoff = Backoff::new();
+    tokio::pin!(shutdown);
+    loop {
+        // A slot first (when connections are capped): at the cap, new
+        // connections wait in the listen backlog.
+        let slot = match &slots {
+            Some(slots) => tokio::select! {
+                permit = Arc::clone(slots).acquire_owned() => permit.ok(),
+                () = &mut shutdown => break,
+            },
+            None => None,
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+            // Reap finished connections so the set does not grow.
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(error) if is_resource_error(&error) => {
+                let pause = backoff.failed(&error);
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {}
+                    () = &mut shutdown => break,
+                }
+                continue;
+            }
+            Err(error) => {
+                tracing::debug!(%error, "a connection failed while being accepted");
+                continue;
+            }
+        };
+        backoff.succeeded();
+        // Small request/response pairs: without TCP_NODELAY, Nagle's
+        // algorithm and delayed ACKs add tens of milliseconds to every call.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+        let serving = connection::serve(
+            CoalescingStream(stream),
+            app.clone(),
+            Arc::clone(&builder),
+            limits,
+            stopping.clone(),
+        );
+        connections.spawn(async move {
+            serving.await;
+            drop(slot);
+        });
+    }
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_out_of_descriptors_backs_off_and_warns_rarely() {
+        let error = io::Error::from_raw_os_error(24);
+        assert!(is_resource_error(&error));
+        assert!(!is_resource_error(&io::Error::from(
+            io::ErrorKind::ConnectionAborted
+        )));
+        let mut backoff = Backoff::new();
+        let pauses: Vec<Duration> = (0..10).map(|_| backoff.failed(&error)).collect();
+        assert_eq!(pauses[0], FIRST_BACKOFF);
+        assert!(pauses.windows(2).all(|pair| pair[1] >= pair[0]));
+        assert_eq!(pauses[9], MAX_BACKOFF);
+        assert_eq!(backoff.errors, 9, "one warning for the ten errors");
+        backoff.succeeded();
+        assert_eq!(backoff.pause, FIRST_BACKOFF);
+    }
+}
