@@ -297,3 +297,23 @@ fn history_names_the_tiles_on_the_table() {
     game.play(mv).expect("legal");
     assert!(Game::from_setup(Setup::from(&game)).is_ok());
 }
+
+#[test]
+fn the_variant_label_is_short_printable_text() {
+    for label in ["muggins", "", "Our house rules (v2)"] {
+        let mut setup = fresh();
+        setup.variant = label.to_owned();
+        assert!(Game::from_setup(setup).is_ok(), "{label:?}");
+    }
+    for label in [
+        "x".repeat(65),
+        "\u{202e}sniff".to_owned(),
+        "a\0b".to_owned(),
+        "tab\there".to_owned(),
+        "\u{1}".repeat(1_000_000),
+    ] {
+        let mut setup = fresh();
+        setup.variant = label;
+        assert_refused(setup, "VARIANT_LABEL_INVALID", "variant");
+    }
+}

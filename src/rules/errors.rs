@@ -207,6 +207,17 @@ pub enum SetupError {
         /// The most seats.
         max: u8,
     },
+    /// The variant label is too long or holds what is not printable ASCII.
+    #[error(
+        "the variant label must be at most {max} printable ASCII characters \
+         (a preset id or a short name of your own); this one has {chars} characters"
+    )]
+    VariantLabel {
+        /// Characters in the label given.
+        chars: usize,
+        /// The most allowed.
+        max: usize,
+    },
     /// An option is out of range or the options do not fit together.
     #[error(transparent)]
     Rules(#[from] RulesError),

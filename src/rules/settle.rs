@@ -5,7 +5,7 @@ use super::deal::MAX_SEATS;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::game::{Game, MAX_HANDS};
 use super::moves::{Action, Seat};
-use super::options::{MatchEnd, Settlement};
+use super::options::{InPlayScoring, MatchEnd, Settlement};
 use super::scoring::{opponents_points, own_pips_penalty, r5};
 
 impl Game {
@@ -45,6 +45,15 @@ impl Game {
             return None;
         }
         (0..self.sides()).find(|&side| self.score(side) >= i64::from(self.rules.target))
+    }
+
+    /// Whether the hand goes on although a side is at or past the target:
+    /// under lose-at-target rules the match ends only with the hand, so
+    /// in-play points may carry a side past the target once tiles are down.
+    pub(super) fn may_play_on_past_target(&self) -> bool {
+        self.rules.match_end == MatchEnd::LoseAtTarget
+            && self.rules.in_play_scoring != InPlayScoring::None
+            && !self.layout.is_empty()
     }
 
     /// `side`'s score, widened.
@@ -199,6 +208,8 @@ impl Game {
         void_settlement: bool,
         sink: &mut S,
     ) {
+        // The turn ends with the hand (a draw just before a block included).
+        self.drew_this_turn = false;
         let winner = self.hand_winner(end);
         let credits: Credits = self
             .settle(end)

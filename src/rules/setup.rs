@@ -142,6 +142,7 @@ impl Game {
     /// # Errors
     /// The first fault found, with where it lies.
     pub fn from_setup(mut setup: Setup) -> Result<Game, SetupError> {
+        check_label(&setup.variant)?;
         let players = check_players(setup.players)?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
@@ -186,7 +187,9 @@ impl Game {
             return Err(SetupError::EmptyHandInPlay { seat });
         }
         if let Some(side) = self.some_side_at_target() {
-            return Err(SetupError::TargetReachedInPlay { side });
+            if !self.may_play_on_past_target() {
+                return Err(SetupError::TargetReachedInPlay { side });
+            }
         }
         if self.layout.is_empty() {
             self.check_lead_to_come()
@@ -217,6 +220,24 @@ impl Game {
             _ => Ok(()),
         }
     }
+}
+
+/// The most characters a variant label may have.
+pub const MAX_LABEL_CHARS: usize = 64;
+
+/// The variant label is short printable ASCII: it is shown to players and
+/// written to logs, so it carries no control or direction characters.
+fn check_label(label: &str) -> Result<(), SetupError> {
+    let printable = label
+        .bytes()
+        .all(|byte| byte.is_ascii_graphic() || byte == b' ');
+    if printable && label.len() <= MAX_LABEL_CHARS {
+        return Ok(());
+    }
+    Err(SetupError::VariantLabel {
+        chars: label.chars().count(),
+        max: MAX_LABEL_CHARS,
+    })
 }
 
 /// The number of seats, if the engine seats that many.

@@ -84,6 +84,7 @@ impl ApiError {
 /// The reason a state is refused for.
 fn setup_reason(error: &SetupError) -> ErrorReason {
     match error {
+        SetupError::VariantLabel { .. } => ErrorReason::VariantLabelInvalid,
         SetupError::Players { .. } | SetupError::Rules(_) => ErrorReason::InvalidRules,
         SetupError::InvalidTile { .. } => ErrorReason::InvalidTile,
         SetupError::TileDuplicated { .. } => ErrorReason::TileDuplicated,
@@ -114,6 +115,7 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
 /// to the state.
 fn setup_field(error: &SetupError) -> String {
     match error {
+        SetupError::VariantLabel { .. } => "variant".to_owned(),
         SetupError::Players { .. } => "players".to_owned(),
         SetupError::Rules(e) => format!("rules.{}", e.option.name()),
         SetupError::HandNumber { .. } => "hand_number".to_owned(),

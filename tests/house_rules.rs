@@ -1,0 +1,254 @@
+//! Any combination of options that the engine accepts plays to its end,
+//! and every state it reaches is accepted again — by the checked
+//! constructor and through both wire forms. Random house rules: every
+//! option drawn afresh or kept from the preset, every preset as the base,
+//! 2–4 players, all three sets.
+
+use pips::proto;
+use pips::rules::presets::PRESETS;
+use pips::rules::{
+    BlockedOwnPips, Connect, DrawRule, Game, HandRounding, HandScale, InPlayScoring, LayoutRule,
+    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement, Setup,
+};
+use pips::service::codec::{decode_packed, decode_state, encode_packed, encode_state};
+use prost::Message;
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, RngExt, SeedableRng};
+
+/// Combinations tried (those the engine refuses are skipped).
+const COMBINATIONS: u64 = 8_000;
+/// Moves played per match at most: long enough for most matches to end,
+/// short enough to keep the test quick (every state is checked).
+const MAX_MOVES: usize = 600;
+
+/// One of `values`, chosen by `rng`.
+fn pick<T: Copy>(rng: &mut impl Rng, values: &[T]) -> T {
+    values[rng.random_range(0..values.len())]
+}
+
+/// A preset's rules with each option, with even odds, replaced by a random
+/// value of its range.
+fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
+    let preset = &PRESETS[rng.random_range(0..PRESETS.len())];
+    let players = rng.random_range(2..=4u8);
+    let mut rules = preset.rules(players, None);
+    macro_rules! maybe {
+        ($field:ident = $value:expr) => {
+            if rng.random_bool(0.5) {
+                rules.$field = $value;
+            }
+        };
+    }
+    maybe!(max_pip = pick(rng, &[6, 9, 12]));
+    maybe!(partnerships = rng.random_bool(0.5));
+    maybe!(hand_size = rng.random_range(1..=15));
+    maybe!(
+        draw = pick(
+            rng,
+            &[
+                DrawRule::UntilPlayable,
+                DrawRule::OneThenPass,
+                DrawRule::None
+            ]
+        )
+    );
+    maybe!(boneyard_reserve = rng.random_range(0..=4));
+    maybe!(connect = pick(rng, &[Connect::Equal, Connect::SumToSevenWithMatadors]));
+    maybe!(
+        layout = pick(
+            rng,
+            &[
+                LayoutRule::TwoEnds,
+                LayoutRule::FirstDoubleSpinner,
+                LayoutRule::FirstTileDoubleSpinner,
+                LayoutRule::Sniff,
+            ]
+        )
+    );
+    maybe!(
+        in_play_scoring = pick(
+            rng,
+            &[
+                InPlayScoring::None,
+                InPlayScoring::FivesFace,
+                InPlayScoring::FivesFifths,
+                InPlayScoring::ThreesThirds,
+                InPlayScoring::FivesAndThrees,
+            ]
+        )
+    );
+    maybe!(
+        first_lead = pick(
+            rng,
+            &[
+                LeadRule::HighestDouble,
+                LeadRule::DoubleBlankFirst,
+                LeadRule::Lot
+            ]
+        )
+    );
+    maybe!(
+        next_lead = pick(
+            rng,
+            &[
+                NextLeadRule::WinnerElseFirstLead,
+                NextLeadRule::Rotate,
+                NextLeadRule::FirstLead,
+            ]
+        )
+    );
+    maybe!(
+        settlement = pick(
+            rng,
+            &[
+                Settlement::WinnerTakesPips,
+                Settlement::WinnerTakesOne,
+                Settlement::PenaltyOwnPips,
+                Settlement::SubtractOwnRounded,
+            ]
+        )
+    );
+    maybe!(
+        hand_rounding = pick(
+            rng,
+            &[
+                HandRounding::PerOpponent,
+                HandRounding::Total,
+                HandRounding::None,
+            ]
+        )
+    );
+    maybe!(
+        hand_scale = pick(
+            rng,
+            &[HandScale::Face, HandScale::Fifths, HandScale::Thirds]
+        )
+    );
+    maybe!(
+        blocked_own = pick(
+            rng,
+            &[
+                BlockedOwnPips::Rounded,
+                BlockedOwnPips::Raw,
+                BlockedOwnPips::Ignored,
+            ]
+        )
+    );
+    maybe!(closing_wins = rng.random_bool(0.5));
+    maybe!(
+        match_end = pick(
+            rng,
+            &[
+                MatchEnd::ReachTarget,
+                MatchEnd::ExactTarget,
+                MatchEnd::LoseAtTarget,
+                MatchEnd::SingleHand,
+            ]
+        )
+    );
+    maybe!(target = rng.random_range(0..=250));
+    (preset.id, rules, players)
+}
+
+/// `game` is accepted again: by the checked constructor, and through the
+/// bytes of both wire forms.
+fn accepted_again(game: &Game) -> Result<(), String> {
+    let again = Game::from_setup(Setup::from(game)).map_err(|e| format!("from_setup: {e}"))?;
+    if &again != game {
+        return Err("from_setup changed the game".into());
+    }
+    let bytes = encode_state(game).encode_to_vec();
+    let readable = proto::GameState::decode(bytes.as_slice()).map_err(|e| e.to_string())?;
+    let readable = decode_state(Some(&readable), "state").map_err(|e| format!("{e:?}"))?;
+    let bytes = encode_packed(game).encode_to_vec();
+    let packed = proto::PackedState::decode(bytes.as_slice()).map_err(|e| e.to_string())?;
+    let packed = decode_packed(&packed, "state_token").map_err(|e| format!("{e:?}"))?;
+    if &readable != game || &packed != game {
+        return Err("a wire form changed the game".into());
+    }
+    Ok(())
+}
+
+/// Plays a random match under `rules`, checking every state it reaches.
+fn play_out(variant: &str, rules: Rules, players: u8, seed: u64) -> Result<bool, String> {
+    let (mut game, _) = Game::new(variant, rules, players, seed).map_err(|e| e.to_string())?;
+    let mut choices = ChaCha8Rng::seed_from_u64(seed ^ 0xdecaf);
+    let mut legal = Vec::new();
+    for step in 0..MAX_MOVES {
+        accepted_again(&game).map_err(|e| format!("after {step} moves: {e}"))?;
+        game.legal_moves_into(&mut legal);
+        if game.outcome().is_some() {
+            return Ok(true);
+        }
+        let mv = *legal
+            .get(choices.random_range(0..legal.len().max(1)))
+            .ok_or("a match in play has no legal move")?;
+        game.play(mv)
+            .map_err(|e| format!("{mv} listed but refused: {e}"))?;
+    }
+    Ok(false)
+}
+
+#[test]
+fn every_accepted_combination_of_options_keeps_every_state_acceptable() {
+    let (mut tried, mut ended, mut failures) = (0, 0, Vec::new());
+    for seed in 0..COMBINATIONS {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (variant, rules, players) = house_rules(&mut rng);
+        if rules.validate(players).is_err() {
+            continue;
+        }
+        tried += 1;
+        match play_out(variant, rules, players, seed) {
+            Ok(true) => ended += 1,
+            Ok(false) => {}
+            Err(error) => failures.push(format!(
+                "seed {seed}: {variant} with {players} players, {rules:?}: {error}"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tried} combinations failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(tried >= 1_500, "only {tried} combinations were playable");
+    assert!(ended * 2 >= tried, "only {ended} of {tried} matches ended");
+    eprintln!("{tried} combinations played, {ended} matches to their end");
+}
+
+#[test]
+fn jarac_with_in_play_points_plays_on_past_the_target_until_the_hand_ends() {
+    let mut rules = pips::rules::presets::preset("jarac")
+        .expect("jarac")
+        .rules(2, None);
+    rules.in_play_scoring = InPlayScoring::FivesFace;
+    rules.target = 20;
+    let mut passed_mid_hand = 0;
+    for seed in 0..200 {
+        let (mut game, _) = Game::new("jarac", rules, 2, seed).expect("valid");
+        let mut choices = ChaCha8Rng::seed_from_u64(seed);
+        while game.outcome().is_none() {
+            let legal = game.legal_moves();
+            let mv = legal[choices.random_range(0..legal.len())];
+            let hand = game.hand_number();
+            game.play(mv).expect("legal");
+            let past = game.scores().iter().any(|&s| s >= 20);
+            if past && game.outcome().is_none() {
+                // Mid-hand, past the target: the hand goes on, and the
+                // state the server hands out is accepted back.
+                assert_eq!(game.hand_number(), hand, "seed {seed}");
+                assert_eq!(accepted_again(&game), Ok(()), "seed {seed}");
+                passed_mid_hand += 1;
+            }
+        }
+        // The match ended with the hand, the lowest score winning.
+        let scores = game.scores().to_vec();
+        if let Some(pips::rules::Outcome::Winner(side)) = game.outcome() {
+            let lowest = scores.iter().min().copied();
+            assert_eq!(Some(scores[usize::from(side)]), lowest, "seed {seed}");
+        }
+    }
+    assert!(passed_mid_hand > 0, "no match passed the target mid-hand");
+}
