@@ -749,3 +749,98 @@ async fn playground_is_served_and_calls_only_the_public_api() {
     }
     server.stop().await;
 }
+
+/// The gRPC status and `ErrorInfo` reason of a gRPC-Web answer, from its
+/// headers (a trailers-only answer) or its trailer frame.
+fn grpc_web_status(answer: &Answer) -> (String, String) {
+    let (_, trailers) = grpc_web_parts(&answer.body);
+    let mut fields: Vec<(String, String)> = trailers
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    for (name, value) in &answer.headers {
+        fields.push((
+            name.as_str().to_owned(),
+            value.to_str().unwrap_or_default().to_owned(),
+        ));
+    }
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let details = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD_NO_PAD,
+        get("grpc-status-details-bin").trim_end_matches('='),
+    )
+    .unwrap_or_default();
+    let status = tonic::Status::with_details(
+        tonic::Code::from_i32(get("grpc-status").parse().unwrap_or(2)),
+        "",
+        details.into(),
+    );
+    let reason = tonic_types::StatusExt::get_error_details(&status)
+        .error_info()
+        .map(|info| info.reason.clone())
+        .unwrap_or_default();
+    (get("grpc-status"), reason)
+}
+
+#[tokio::test]
+async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
+    let server = TestServer::start().await;
+    let valid = proto::NewGameRequest {
+        variant: "muggins".to_owned(),
+        players: 2,
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let mut flipped = valid.clone();
+    flipped[0] ^= 0x07; // the first tag's wire type
+    let mut trailing = valid.clone();
+    trailing.extend([0xff, 0xff, 0xff]);
+    for payload in [flipped, trailing, vec![0x0a, 0x40, b'x'], vec![0xff; 9]] {
+        let request = http::Request::post(format!("{}/pips.v1.DominoEngine/NewGame", server.url()))
+            .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+            .body(Full::new(Bytes::from(grpc_web_frame(0, &payload))))
+            .expect("request");
+        let answer = send(request).await;
+        assert_eq!(
+            grpc_web_status(&answer),
+            ("3".to_owned(), "MALFORMED_REQUEST".to_owned()),
+            "{payload:?}"
+        );
+    }
+    // An unknown service answers gRPC-Web in gRPC-Web, with its reason.
+    let request = http::Request::post(format!("{}/pips.v1.Casino/Cheat", server.url()))
+        .header(header::CONTENT_TYPE, "application/grpc-web-text")
+        .body(Full::new(Bytes::new()))
+        .expect("request");
+    let answer = send(request).await;
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "application/grpc-web-text"
+    );
+    assert_eq!(
+        grpc_web_status(&answer),
+        ("12".to_owned(), "UNKNOWN_ROUTE".to_owned())
+    );
+    // An unknown method of the engine: tonic's own UNIMPLEMENTED, in
+    // gRPC-Web too.
+    let request = http::Request::post(format!("{}/pips.v1.DominoEngine/Cheat", server.url()))
+        .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+        .body(Full::new(Bytes::new()))
+        .expect("request");
+    let answer = send(request).await;
+    assert!(
+        answer.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("application/grpc-web")
+    );
+    assert_eq!(grpc_web_status(&answer).0, "12");
+    server.stop().await;
+}

@@ -1,0 +1,229 @@
+//! The real server against clients that misbehave on purpose: huge echoed
+//! input, bodies that never finish, connections that send nothing or half
+//! a header, idle connections. Each attack must cost the server little and
+//! leave well-behaved clients served.
+
+mod server;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header;
+use http_body_util::Full;
+use pips::proto;
+use pips::server::Config;
+use server::{TestServer, post_json, send};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Waits at most this long for the server to close a connection: far
+/// above the short timeouts the tests configure, so a pass is not a race.
+const CLOSE_WITHIN: Duration = Duration::from_secs(15);
+
+/// A server whose connections time out after a second.
+async fn impatient_server() -> TestServer {
+    TestServer::start_with(Config {
+        header_timeout: Duration::from_secs(1),
+        idle_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(3),
+        ..Config::default()
+    })
+    .await
+}
+
+/// Reads from `stream` until the server closes it; what it sent.
+async fn until_closed(stream: &mut TcpStream) -> Vec<u8> {
+    let mut received = Vec::new();
+    let read = tokio::time::timeout(CLOSE_WITHIN, stream.read_to_end(&mut received)).await;
+    assert!(read.is_ok(), "the server kept the connection open");
+    received
+}
+
+#[tokio::test]
+async fn echoed_input_is_quoted_only_in_part() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let variant = "\u{1}".repeat(1_000_000);
+    let status = client
+        .new_game(proto::NewGameRequest {
+            variant: variant.clone(),
+            players: 2,
+            ..Default::default()
+        })
+        .await
+        .expect_err("no such preset");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert!(status.message().len() < 1024, "{}", status.message().len());
+    assert!(status.details().len() < 2048, "{}", status.details().len());
+    assert!(status.message().contains('…'), "{}", status.message());
+
+    // The same over HTTP/JSON and gRPC-Web (HTTP/1.1).
+    let url = server.url();
+    let body = serde_json::json!({ "variant": "a".repeat(1_000_000), "players": 2 });
+    let answer = post_json(&format!("{url}/v1/NewGame"), body.to_string()).await;
+    assert_eq!(answer.status, http::StatusCode::BAD_REQUEST);
+    assert!(answer.body.len() < 2048, "{}", answer.body.len());
+    let unknown_field = format!(r#"{{"{}": 1}}"#, "k".repeat(500_000));
+    let answer = post_json(&format!("{url}/v1/NewGame"), unknown_field).await;
+    assert_eq!(answer.status, http::StatusCode::BAD_REQUEST);
+    assert!(answer.body.len() < 2048, "{}", answer.body.len());
+    let request = proto::NewGameRequest {
+        variant,
+        players: 2,
+        ..Default::default()
+    };
+    let mut frame = vec![0];
+    let payload = prost::Message::encode_to_vec(&request);
+    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
+    frame.extend(payload);
+    let answer = send(
+        http::Request::post(format!("{url}/pips.v1.DominoEngine/NewGame"))
+            .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+            .body(Full::new(Bytes::from(frame)))
+            .expect("request"),
+    )
+    .await;
+    let header_bytes: usize = answer
+        .headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    assert!(
+        header_bytes + answer.body.len() < 4096,
+        "{header_bytes} + {}",
+        answer.body.len()
+    );
+    server.stop().await;
+}
+
+/// Opens an HTTP/2 connection with `streams` calls whose bodies start but
+/// never finish; the connection's sender (dropping it ends them).
+async fn stalled_http2_calls(
+    server: &TestServer,
+    streams: usize,
+) -> (h2::client::SendRequest<Bytes>, Vec<h2::SendStream<Bytes>>) {
+    let tcp = TcpStream::connect(server.addr).await.expect("connect");
+    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
+    tokio::spawn(connection);
+    let mut bodies = Vec::new();
+    for _ in 0..streams {
+        let mut sender = sender.clone().ready().await.expect("a stream");
+        let request = http::Request::post(format!(
+            "http://{}/pips.v1.DominoEngine/ListVariants",
+            server.addr
+        ))
+        .header(header::CONTENT_TYPE, "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .expect("request");
+        let (_answer, mut body) = sender.send_request(request, false).expect("sent");
+        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)
+            .expect("data");
+        bodies.push(body);
+    }
+    (sender, bodies)
+}
+
+#[tokio::test]
+async fn bodies_that_never_finish_do_not_starve_other_callers() {
+    let server = TestServer::start_with(Config {
+        max_concurrent_requests: 4,
+        max_streams_per_connection: 16,
+        body_timeout: Duration::from_secs(2),
+        ..Config::default()
+    })
+    .await;
+    // Two connections, each with as many unfinished calls as it may open:
+    // eight times the server's concurrency.
+    let _first = stalled_http2_calls(&server, 16).await;
+    let _second = stalled_http2_calls(&server, 16).await;
+    let mut client = server.client().await;
+    for _ in 0..20 {
+        client
+            .list_variants(proto::ListVariantsRequest {})
+            .await
+            .expect("served while the stalled calls wait for their bodies");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_stream_limit_is_advertised() {
+    let server = TestServer::start_with(Config {
+        max_streams_per_connection: 7,
+        ..Config::default()
+    })
+    .await;
+    let tcp = TcpStream::connect(server.addr).await.expect("connect");
+    let (_sender, mut connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
+    let advertised = tokio::time::timeout(
+        CLOSE_WITHIN,
+        std::future::poll_fn(|cx| {
+            let _ = std::pin::Pin::new(&mut connection).poll(cx);
+            match connection.max_concurrent_send_streams() {
+                7 => std::task::Poll::Ready(7),
+                _ => std::task::Poll::Pending,
+            }
+        }),
+    )
+    .await;
+    assert_eq!(advertised, Ok(7));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn connections_that_send_nothing_or_half_a_header_are_closed() {
+    let server = impatient_server().await;
+    let mut silent = TcpStream::connect(server.addr).await.expect("connect");
+    let mut half = TcpStream::connect(server.addr).await.expect("connect");
+    half.write_all(b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-")
+        .await
+        .expect("write");
+    until_closed(&mut silent).await;
+    until_closed(&mut half).await;
+    // Meanwhile and afterwards, calls are served.
+    let answer = post_json(&format!("{}/v1/ListVariants", server.url()), "{}").await;
+    assert_eq!(answer.status, http::StatusCode::OK);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
+    let server = impatient_server().await;
+    // HTTP/1.1 keep-alive: one call, then nothing.
+    let mut keep_alive = TcpStream::connect(server.addr).await.expect("connect");
+    keep_alive
+        .write_all(
+            b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-length: 2\r\n\
+              content-type: application/json\r\n\r\n{}",
+        )
+        .await
+        .expect("write");
+    let answer = until_closed(&mut keep_alive).await;
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "answered before closing"
+    );
+
+    // HTTP/2 with no streams: the connection ends (GOAWAY).
+    let tcp = TcpStream::connect(server.addr).await.expect("connect");
+    let (_sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
+    let ended = tokio::time::timeout(CLOSE_WITHIN, connection).await;
+    assert!(ended.is_ok(), "an idle HTTP/2 connection stays open");
+
+    // A call whose body is still arriving is in flight, not idle: it ends
+    // at the body timeout (3 s) with its answer, not at the idle timeout.
+    let mut stalled = TcpStream::connect(server.addr).await.expect("connect");
+    stalled
+        .write_all(
+            b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-length: 9\r\n\
+              content-type: application/json\r\n\r\n{",
+        )
+        .await
+        .expect("write");
+    let answer = until_closed(&mut stalled).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("BODY_TIMEOUT"), "{answer}");
+    server.stop().await;
+}
