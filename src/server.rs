@@ -56,6 +56,10 @@ pub struct Config {
     /// Calls served at once across all connections; a call beyond it is
     /// refused at once with `RESOURCE_EXHAUSTED` rather than queued.
     pub max_concurrent_requests: usize,
+    /// Calls admitted while their body is still arriving (a body that came
+    /// with its headers does not count); beyond it such a call is refused
+    /// at once with `RESOURCE_EXHAUSTED`. Bounds what slow senders hold.
+    pub max_waiting_bodies: usize,
     /// Streams one HTTP/2 connection may have open at once (advertised as
     /// `SETTINGS_MAX_CONCURRENT_STREAMS`).
     pub max_streams_per_connection: u32,
@@ -87,6 +91,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(10),
             max_concurrent_requests: 512,
+            max_waiting_bodies: 1024,
             max_streams_per_connection: 100,
             max_connections: None,
             header_timeout: Duration::from_secs(10),
@@ -160,6 +165,7 @@ pub async fn run(
             .div_ceil(3)
             .saturating_add(1024),
         body_timeout: config.body_timeout,
+        waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
         request_timeout: config.request_timeout,
         slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
     });

@@ -30,6 +30,9 @@ pub struct Limits {
     pub max_body_bytes: usize,
     /// How long a request body may take to arrive.
     pub body_timeout: Duration,
+    /// One permit per call whose body is still arriving when it is
+    /// admitted (a body that came with its headers takes none).
+    pub waiting: Arc<Semaphore>,
     /// How long a handler may take.
     pub request_timeout: Duration,
     /// One permit per call that may run at once.
@@ -76,11 +79,29 @@ fn refused(headers: &HeaderMap, error: &ApiError) -> Response {
 }
 
 /// `request` with its whole body read, within the size limit and the body
-/// timeout.
+/// timeout. A body already here (as a unary call's usually is) is taken at
+/// once; a body still arriving first takes a waiting place, so that calls
+/// whose bodies trickle in cannot pile up without bound.
 async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError> {
     let (parts, body) = request.into_parts();
-    let reading = Limited::new(body, limits.max_body_bytes).collect();
-    let bytes = match tokio::time::timeout(limits.body_timeout, reading).await {
+    let mut reading = std::pin::pin!(Limited::new(body, limits.max_body_bytes).collect());
+    let arrived = std::future::poll_fn(|cx| {
+        std::task::Poll::Ready(match reading.as_mut().poll(cx) {
+            std::task::Poll::Ready(result) => Some(result),
+            std::task::Poll::Pending => None,
+        })
+    })
+    .await;
+    let read = match arrived {
+        Some(result) => Ok(result),
+        None => {
+            let Ok(_place) = Arc::clone(&limits.waiting).try_acquire_owned() else {
+                return Err(too_many_waiting());
+            };
+            tokio::time::timeout(limits.body_timeout, reading).await
+        }
+    };
+    let bytes = match read {
         Err(_) => return Err(body_timed_out(limits.body_timeout)),
         Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
             return Err(too_large(limits.max_body_bytes));
@@ -128,6 +149,16 @@ fn overloaded() -> ApiError {
     }
 }
 
+/// Every waiting place is taken.
+fn too_many_waiting() -> ApiError {
+    ApiError {
+        code: Code::ResourceExhausted,
+        reason: ErrorReason::Overloaded,
+        field: String::new(),
+        message: "too many calls are waiting for their bodies; retry later".to_owned(),
+    }
+}
+
 /// The handler took too long.
 fn timed_out() -> ApiError {
     ApiError {
@@ -169,11 +200,13 @@ mod tests {
     use tower::ServiceExt;
 
     /// A router whose one route waits `wait` before it answers, under
-    /// `slots` concurrency slots and a 100 ms request timeout.
+    /// `slots` concurrency slots, no place for a body still arriving and a
+    /// 100 ms request timeout.
     fn guarded(slots: usize, wait: Duration) -> Router {
         let limits = Arc::new(Limits {
             max_body_bytes: 64,
             body_timeout: Duration::from_secs(5),
+            waiting: Arc::new(Semaphore::new(0)),
             request_timeout: Duration::from_millis(100),
             slots: Arc::new(Semaphore::new(slots)),
         });
@@ -253,6 +286,41 @@ mod tests {
         // Within every limit: answered.
         let fine = call(guarded(1, Duration::ZERO), "application/json", None, "{}").await;
         assert_eq!(fine.status(), http::StatusCode::OK);
+    }
+
+    /// A body that never sends anything.
+    struct Silent;
+
+    impl hyper::body::Body for Silent {
+        type Data = hyper::body::Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            self: std::pin::Pin<&mut Self>,
+            _cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+            std::task::Poll::Pending
+        }
+    }
+
+    #[tokio::test]
+    async fn only_a_body_still_arriving_needs_a_waiting_place() {
+        // No waiting place: a body that is here is served ...
+        let here = call(guarded(1, Duration::ZERO), "application/json", None, "{}").await;
+        assert_eq!(here.status(), http::StatusCode::OK);
+        // ... a body still arriving is shed at once.
+        let request = http::Request::post("/call")
+            .header("content-type", "application/grpc")
+            .body(Body::new(Silent))
+            .expect("request");
+        let waiting = guarded(1, Duration::ZERO)
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        assert_eq!(
+            grpc_reason(&waiting),
+            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+        );
     }
 
     #[tokio::test]

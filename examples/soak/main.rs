@@ -9,15 +9,27 @@
 //! cargo run --release --example soak -- --connections 1000 --seconds 60 --server-pid $!
 //! ```
 //!
+//! With `--attack MODE` it runs an attack instead (`echo`, `slow-streams`,
+//! `slowloris`, `idle`, each `--attackers` connections strong) while
+//! `--clients` well-behaved clients play, and reports their success rate,
+//! median and p99 latency and the server's RSS before, during and after:
+//!
+//! ```sh
+//! cargo run --release --example soak -- --attack slowloris --attackers 1000 \
+//!     --seconds 30 --server-pid $!
+//! ```
+//!
 //! Start the server with a state key (`PIPS_STATE_KEY`) to exercise tags:
 //! tampered states must then be refused as STATE_TAG_INVALID. With
 //! `--tokens` the clients pass state tokens instead of readable states:
 //! sealed ones (a key; any altered byte must be refused) or open ones (no
 //! key; broken packed states and garbage must be refused).
 
+mod attacks;
+
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -51,6 +63,16 @@ struct Args {
     /// Pass state tokens (`as_token`) instead of readable states.
     #[arg(long)]
     tokens: bool,
+    /// Run this attack (for `--seconds`, after a 5 s baseline and before a
+    /// 10 s recovery) instead of the untrusted-input soak.
+    #[arg(long, value_enum)]
+    attack: Option<attacks::Attack>,
+    /// Attacking connections.
+    #[arg(long, default_value_t = 400)]
+    attackers: usize,
+    /// Well-behaved clients measured during an attack, one connection each.
+    #[arg(long, default_value_t = 8)]
+    clients: usize,
 }
 
 /// Tallies shared by every client.
@@ -250,6 +272,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if !args.addr.ip().is_loopback() {
         return Err("the soak test only targets loopback addresses".into());
     }
+    if let Some(attack) = args.attack {
+        return under_attack(attack, &args).await;
+    }
     let mut channels = Vec::with_capacity(args.connections);
     for _ in 0..args.connections {
         let channel = Endpoint::from_shared(format!("http://{}", args.addr))?
@@ -321,6 +346,88 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if get(&tally.wrong) > 0 {
         return Err("wrong answers".into());
+    }
+    Ok(())
+}
+
+/// The phases of an attack run, each with its length.
+const PHASES: [(&str, Option<u64>); 3] = [
+    ("baseline", Some(5)),
+    ("attack", None),
+    ("recovery", Some(10)),
+];
+
+/// Runs `attack` while well-behaved clients play, phase by phase, and
+/// prints what they saw and the server's RSS.
+async fn under_attack(
+    attack: attacks::Attack,
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut channels = Vec::with_capacity(args.clients);
+    for _ in 0..args.clients {
+        let channel = Endpoint::from_shared(format!("http://{}", args.addr))?
+            .tcp_nodelay(true)
+            .connect()
+            .await?;
+        channels.push(channel);
+    }
+    let rss = || {
+        args.server_pid
+            .and_then(rss_kib)
+            .map_or(f64::NAN, |kib| kib as f64 / 1024.0)
+    };
+    println!(
+        "attack {attack:?}: {} attackers, {} well-behaved clients",
+        args.attackers, args.clients
+    );
+    println!("phase      seconds  calls   success  p50 ms  p99 ms  RSS MiB (end; max)");
+    let mut worst_success = 100.0f64;
+    for (phase, seconds) in PHASES {
+        let seconds = seconds.unwrap_or(args.seconds);
+        let stop = Instant::now() + Duration::from_secs(seconds);
+        let calls = Arc::new(Mutex::new(attacks::Calls::default()));
+        let attackers = (phase == "attack")
+            .then(|| tokio::spawn(attacks::run(attack, args.addr, args.attackers, stop)));
+        let clients: Vec<_> = channels
+            .iter()
+            .enumerate()
+            .map(|(i, channel)| {
+                tokio::spawn(attacks::play_well(
+                    channel.clone(),
+                    i as u64,
+                    stop,
+                    calls.clone(),
+                ))
+            })
+            .collect();
+        let mut max_rss = f64::NAN;
+        while Instant::now() < stop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            max_rss = max_rss.max(rss());
+        }
+        for client in clients {
+            let _ = client.await;
+        }
+        if let Some(attackers) = attackers {
+            let _ = attackers.await;
+        }
+        let mut calls = std::mem::take(&mut *calls.lock().map_err(|_| "poisoned")?);
+        let success = 100.0 * calls.latencies.len() as f64 / calls.total().max(1) as f64;
+        if phase != "baseline" {
+            worst_success = worst_success.min(success);
+        }
+        let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
+        let (p50, p99) = (ms(calls.percentile(0.5)), ms(calls.percentile(0.99)));
+        println!(
+            "{phase:<10} {seconds:>7}  {:>6}  {success:>6.2}%  {p50:>6.2}  {p99:>6.2}  {:.1}; {max_rss:.1}",
+            calls.total(),
+            rss()
+        );
+    }
+    if worst_success < 99.0 {
+        return Err(
+            format!("well-behaved calls succeeded only {worst_success:.2}% of the time").into(),
+        );
     }
     Ok(())
 }

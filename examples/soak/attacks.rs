@@ -1,0 +1,234 @@
+//! Hostile clients for the soak test's `--attack` modes, each bounded in
+//! connections and time and aimed at loopback only, and the well-behaved
+//! client whose calls are measured while they run.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use clap::ValueEnum;
+use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::{self, NewGameRequest, PlayRequest};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::task::JoinSet;
+use tonic::transport::Channel;
+
+/// One way of misbehaving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Attack {
+    /// Requests whose refusal would quote a megabyte of input, on
+    /// connections that never read an answer.
+    Echo,
+    /// HTTP/2 connections with as many calls as they may open, each with a
+    /// body that starts and never finishes.
+    SlowStreams,
+    /// HTTP/1.1 connections that send a header a few bytes at a time.
+    Slowloris,
+    /// Connections that connect and send nothing (run the server under
+    /// `prlimit --nofile=256` to exhaust its descriptors).
+    Idle,
+}
+
+/// Runs `attackers` connections of `attack` against `addr` until `stop`.
+pub async fn run(attack: Attack, addr: SocketAddr, attackers: usize, stop: Instant) {
+    let mut tasks = JoinSet::new();
+    for i in 0..attackers {
+        tasks.spawn(async move {
+            while Instant::now() < stop {
+                let held = match attack {
+                    Attack::Echo => echo(addr, stop).await.is_ok(),
+                    Attack::SlowStreams => slow_streams(addr, stop).await.is_ok(),
+                    Attack::Slowloris => slowloris(addr, stop, i).await.is_ok(),
+                    Attack::Idle => idle(addr, stop).await.is_ok(),
+                };
+                if !held {
+                    // Refused or reset: try again shortly, as an attacker would.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        });
+    }
+    while tasks.join_next().await.is_some() {}
+}
+
+/// Holds `stream` until the server closes it or `stop`. With `read`,
+/// what the server sends is read and dropped; without, it is left unread
+/// (the connection is then held until `stop`).
+async fn hold(mut stream: TcpStream, stop: Instant, read: bool) -> std::io::Result<()> {
+    let mut buffer = [0u8; 4096];
+    loop {
+        let left = stop.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        let wait = left.min(Duration::from_millis(500));
+        match tokio::time::timeout(wait, stream.peek(&mut buffer)).await {
+            Ok(Ok(0)) => return Ok(()),
+            Ok(Ok(_)) if read => {
+                let _ = stream.read(&mut buffer).await?;
+            }
+            Ok(Ok(_)) => {
+                tokio::time::sleep_until(stop.into()).await;
+                return Ok(());
+            }
+            Ok(Err(error)) => return Err(error),
+            Err(_) => {}
+        }
+    }
+}
+
+/// A NewGame whose variant is a megabyte long, over HTTP/1.1 JSON, then
+/// the connection held without reading the answer.
+async fn echo(addr: SocketAddr, stop: Instant) -> std::io::Result<()> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let body = format!(r#"{{"variant":"{}","players":2}}"#, "a".repeat(1_000_000));
+    let head = format!(
+        "POST /v1/NewGame HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n",
+        body.len()
+    );
+    // Five requests in a row on the connection, no answer ever read.
+    for _ in 0..5 {
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+    }
+    hold(stream, stop, false).await
+}
+
+/// An HTTP/2 connection with 100 calls whose bodies never finish, held
+/// until the server answers them (at its body timeout) or `stop`.
+async fn slow_streams(
+    addr: SocketAddr,
+    stop: Instant,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let tcp = TcpStream::connect(addr).await?;
+    let (sender, connection) = h2::client::handshake(tcp).await?;
+    let driver = tokio::spawn(connection);
+    let mut answers = Vec::new();
+    let mut bodies = Vec::new();
+    for _ in 0..100 {
+        let Ok(Ok(mut sender)) =
+            tokio::time::timeout(Duration::from_secs(1), sender.clone().ready()).await
+        else {
+            break;
+        };
+        let request =
+            http::Request::post(format!("http://{addr}/pips.v1.DominoEngine/ListVariants"))
+                .header("content-type", "application/grpc")
+                .header("te", "trailers")
+                .body(())?;
+        let (answer, mut body) = sender.send_request(request, false)?;
+        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)?;
+        answers.push(answer);
+        bodies.push(body);
+    }
+    for answer in answers {
+        let left = stop.saturating_duration_since(Instant::now());
+        if tokio::time::timeout(left, answer).await.is_err() {
+            break;
+        }
+    }
+    drop(bodies);
+    driver.abort();
+    Ok(())
+}
+
+/// An HTTP/1.1 header sent a few bytes a second, until the server closes
+/// the connection or `stop`.
+async fn slowloris(addr: SocketAddr, stop: Instant, i: usize) -> std::io::Result<()> {
+    let mut stream = TcpStream::connect(addr).await?;
+    stream
+        .write_all(b"POST /v1/Play HTTP/1.1\r\nhost: pips\r\n")
+        .await?;
+    let mut n = 0u64;
+    while Instant::now() < stop {
+        tokio::time::sleep(Duration::from_millis(900 + (i % 200) as u64)).await;
+        n += 1;
+        stream.write_all(format!("x-{n}: y\r\n").as_bytes()).await?;
+    }
+    Ok(())
+}
+
+/// A connection that sends nothing, held until the server closes it.
+async fn idle(addr: SocketAddr, stop: Instant) -> std::io::Result<()> {
+    let stream = TcpStream::connect(addr).await?;
+    hold(stream, stop, true).await
+}
+
+/// What the well-behaved clients saw in one phase.
+#[derive(Default)]
+pub struct Calls {
+    /// Latency of every call that succeeded.
+    pub latencies: Vec<Duration>,
+    /// Calls that failed (any error).
+    pub failed: u64,
+}
+
+impl Calls {
+    /// Calls made.
+    pub fn total(&self) -> u64 {
+        self.latencies.len() as u64 + self.failed
+    }
+
+    /// The latency at `fraction` (0.5 for the median), if any call
+    /// succeeded.
+    pub fn percentile(&mut self, fraction: f64) -> Option<Duration> {
+        self.latencies.sort_unstable();
+        let last = self.latencies.len().checked_sub(1)?;
+        self.latencies
+            .get(((last as f64) * fraction).round() as usize)
+            .copied()
+    }
+}
+
+/// A well-behaved client on its own connection: plays muggins matches move
+/// by move, recording every call into `calls` until `stop`.
+pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mutex<Calls>>) {
+    let mut engine = DominoEngineClient::new(channel);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let record = |started: Instant, ok: bool| {
+        if let Ok(mut calls) = calls.lock() {
+            if ok {
+                calls.latencies.push(started.elapsed());
+            } else {
+                calls.failed += 1;
+            }
+        }
+    };
+    while Instant::now() < stop {
+        let started = Instant::now();
+        let deal = engine
+            .new_game(NewGameRequest {
+                variant: "muggins".to_owned(),
+                players: 2,
+                ..Default::default()
+            })
+            .await;
+        record(started, deal.is_ok());
+        let Ok(deal) = deal else {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let mut update: proto::GameUpdate = deal.into_inner();
+        while Instant::now() < stop && !update.legal_moves.is_empty() {
+            let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
+            let started = Instant::now();
+            let answer = engine
+                .play(PlayRequest {
+                    state: update.state.clone(),
+                    r#move: Some(mv),
+                    ..Default::default()
+                })
+                .await;
+            record(started, answer.is_ok());
+            match answer {
+                Ok(answer) => update = answer.into_inner(),
+                Err(_) => break,
+            }
+        }
+    }
+}
