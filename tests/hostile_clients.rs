@@ -227,3 +227,26 @@ async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
     assert!(answer.contains("BODY_TIMEOUT"), "{answer}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_connection_cap_holds_new_connections_until_a_place_frees() {
+    let server = TestServer::start_with(Config {
+        max_connections: Some(1),
+        header_timeout: Duration::from_secs(3),
+        ..Config::default()
+    })
+    .await;
+    // A silent connection takes the one place ...
+    let mut silent = TcpStream::connect(server.addr).await.expect("connect");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let url = format!("{}/v1/ListVariants", server.url());
+    let call = tokio::spawn(async move { post_json(&url, "{}").await.status });
+    // ... so a call on a new connection waits (in the listen backlog) ...
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!call.is_finished(), "served beyond the connection cap");
+    // ... until the silent one is closed at the header timeout.
+    until_closed(&mut silent).await;
+    let status = tokio::time::timeout(CLOSE_WITHIN, call).await;
+    assert!(matches!(status, Ok(Ok(http::StatusCode::OK))), "{status:?}");
+    server.stop().await;
+}
