@@ -189,9 +189,6 @@ pub async fn run(
         keepalive_timeout: config.keepalive_timeout,
         drain: config.request_timeout + config.body_timeout,
     };
-    let app = tower::ServiceBuilder::new()
-        .map_response(axum::response::IntoResponse::into_response)
-        .service(app);
     listen::serve(
         listener,
         app,

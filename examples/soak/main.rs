@@ -275,14 +275,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(attack) = args.attack {
         return under_attack(attack, &args).await;
     }
-    let mut channels = Vec::with_capacity(args.connections);
-    for _ in 0..args.connections {
-        let channel = Endpoint::from_shared(format!("http://{}", args.addr))?
-            .tcp_nodelay(true)
-            .connect()
-            .await?;
-        channels.push(channel);
-    }
+    let channels = connect(args.addr, args.connections).await?;
     println!(
         "soak: {} connections open for {} s",
         args.connections, args.seconds
@@ -357,20 +350,26 @@ const PHASES: [(&str, Option<u64>); 3] = [
     ("recovery", Some(10)),
 ];
 
+/// `count` gRPC channels to `addr`, each on its own connection.
+async fn connect(addr: SocketAddr, count: usize) -> Result<Vec<Channel>, tonic::transport::Error> {
+    let mut channels = Vec::with_capacity(count);
+    for _ in 0..count {
+        let channel = Endpoint::from_shared(format!("http://{addr}"))?
+            .tcp_nodelay(true)
+            .connect()
+            .await?;
+        channels.push(channel);
+    }
+    Ok(channels)
+}
+
 /// Runs `attack` while well-behaved clients play, phase by phase, and
 /// prints what they saw and the server's RSS.
 async fn under_attack(
     attack: attacks::Attack,
     args: &Args,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let mut channels = Vec::with_capacity(args.clients);
-    for _ in 0..args.clients {
-        let channel = Endpoint::from_shared(format!("http://{}", args.addr))?
-            .tcp_nodelay(true)
-            .connect()
-            .await?;
-        channels.push(channel);
-    }
+    let channels = connect(args.addr, args.clients).await?;
     let rss = || {
         args.server_pid
             .and_then(rss_kib)

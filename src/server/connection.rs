@@ -10,19 +10,19 @@
 //! no request is in progress), then forced after a short grace, so a client
 //! that stops reading cannot hold it open.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use axum::Router;
 use axum::body::Body;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
-use tower::{Service, ServiceExt};
+use tower::ServiceExt;
 
 use super::coalescing_stream::CoalescingStream;
 
@@ -150,19 +150,13 @@ impl Drop for InFlight {
 /// Serves `stream` with `app` until the connection closes, idles too long,
 /// or `shutdown` changes (then it finishes what is in flight, within the
 /// grace).
-pub async fn serve<S>(
+pub async fn serve(
     stream: CoalescingStream,
-    app: S,
+    app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
     mut shutdown: watch::Receiver<bool>,
-) where
-    S: Service<http::Request<Body>, Response = axum::response::Response, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+) {
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
     let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {

@@ -3,17 +3,15 @@
 //! descriptors instead of spinning, and on shutdown lets every connection
 //! finish what it has in flight.
 
-use std::convert::Infallible;
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
-use tower::Service;
 
 use super::coalescing_stream::CoalescingStream;
 use super::connection::{self, ConnectionLimits};
@@ -84,19 +82,13 @@ impl Backoff {
 /// Serves `app` on `listener` until `shutdown` completes, then stops
 /// accepting and waits for the connections to close (each within its
 /// drain time).
-pub async fn serve<S>(
+pub async fn serve(
     listener: TcpListener,
-    app: S,
+    app: Router,
     limits: ConnectionLimits,
     max_connections: Option<usize>,
     shutdown: impl Future<Output = ()>,
-) where
-    S: Service<http::Request<Body>, Response = axum::response::Response, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+) {
     let builder = Arc::new(limits.builder());
     let slots = max_connections.map(|n| Arc::new(Semaphore::new(n)));
     let (stop, stopping) = watch::channel(false);
