@@ -12,7 +12,6 @@
 
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -69,41 +68,70 @@ impl ConnectionLimits {
 /// What a connection is doing, shared by its requests and its watchdog.
 #[derive(Debug)]
 struct Activity {
-    /// Requests in flight.
-    in_flight: AtomicUsize,
-    /// When the connection last became idle, and whether it has sent a
-    /// complete request since it was accepted.
-    idle_since: Mutex<(Instant, bool)>,
+    /// The counts and times, changed together.
+    state: Mutex<ActivityState>,
     /// Woken whenever a request starts or ends.
     changed: Notify,
+}
+
+/// See [`Activity`].
+#[derive(Clone, Copy, Debug)]
+struct ActivityState {
+    /// Requests in flight.
+    in_flight: usize,
+    /// When the connection last became idle (or was accepted).
+    idle_since: Instant,
+    /// Whether it has sent a complete request since it was accepted.
+    seen_request: bool,
 }
 
 impl Activity {
     fn new() -> Activity {
         Activity {
-            in_flight: AtomicUsize::new(0),
-            idle_since: Mutex::new((Instant::now(), false)),
+            state: Mutex::new(ActivityState {
+                in_flight: 0,
+                idle_since: Instant::now(),
+                seen_request: false,
+            }),
             changed: Notify::new(),
         }
     }
 
-    /// A request has arrived (its head is complete).
-    fn begin(&self) {
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
-        if let Ok(mut idle) = self.idle_since.lock() {
-            idle.1 = true;
+    /// Changes the state, then wakes the watchdog.
+    fn update(&self, change: impl FnOnce(&mut ActivityState)) {
+        if let Ok(mut state) = self.state.lock() {
+            change(&mut state);
         }
         self.changed.notify_waiters();
     }
 
+    /// A request has arrived (its head is complete).
+    fn begin(&self) {
+        self.update(|state| {
+            state.in_flight += 1;
+            state.seen_request = true;
+        });
+    }
+
     /// A request has been answered.
     fn end(&self) {
-        if self.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
-            if let Ok(mut idle) = self.idle_since.lock() {
-                idle.0 = Instant::now();
+        self.update(|state| {
+            state.in_flight = state.in_flight.saturating_sub(1);
+            if state.in_flight == 0 {
+                state.idle_since = Instant::now();
             }
-        }
-        self.changed.notify_waiters();
+        });
+    }
+
+    /// When the connection will have been idle too long, if it is idle.
+    fn deadline(&self, limits: ConnectionLimits) -> Option<Instant> {
+        let state = *self.state.lock().ok()?;
+        let limit = if state.seen_request {
+            limits.idle_timeout
+        } else {
+            limits.header_timeout
+        };
+        (state.in_flight == 0).then(|| state.idle_since + limit)
     }
 
     /// Completes once the connection has been idle for too long.
@@ -112,26 +140,13 @@ impl Activity {
             let changed = self.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            if self.in_flight.load(Ordering::SeqCst) > 0 {
-                changed.await;
-                continue;
-            }
-            let (since, seen_request) = self
-                .idle_since
-                .lock()
-                .map_or((Instant::now(), true), |idle| *idle);
-            let limit = if seen_request {
-                limits.idle_timeout
-            } else {
-                limits.header_timeout
-            };
-            tokio::select! {
-                () = tokio::time::sleep_until(since + limit) => {
-                    if self.in_flight.load(Ordering::SeqCst) == 0 {
-                        return;
-                    }
-                }
-                () = changed => {}
+            match self.deadline(limits) {
+                None => changed.await,
+                Some(deadline) if deadline <= Instant::now() => return,
+                Some(deadline) => tokio::select! {
+                    () = tokio::time::sleep_until(deadline) => {}
+                    () = changed => {}
+                },
             }
         }
     }
