@@ -20,7 +20,7 @@ use tracing::Instrument;
 
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
-use crate::service::http_api::refusal;
+use crate::service::http_api::{Protocol, refusal};
 
 /// The limits, shared by every connection.
 #[derive(Debug)]
@@ -49,33 +49,33 @@ fn streams_its_request(path: &str) -> bool {
 pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Next) -> Response {
     let span = tracing::info_span!("rpc", path = %request.uri().path());
     async move {
-        let headers = request.headers().clone();
+        let protocol = Protocol::of(request.headers());
+        let timeout = client_deadline(request.headers()).map_or(limits.request_timeout, |client| {
+            client.min(limits.request_timeout)
+        });
         let request = if streams_its_request(request.uri().path()) {
             request
         } else {
             match buffered(request, &limits).await {
                 Ok(request) => request,
-                Err(error) => return refused(&headers, &error),
+                Err(error) => return refused(&protocol, &error),
             }
         };
         let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
-            return refused(&headers, &overloaded());
+            return refused(&protocol, &overloaded());
         };
-        let timeout = client_deadline(&headers).map_or(limits.request_timeout, |client| {
-            client.min(limits.request_timeout)
-        });
         let answer = tokio::time::timeout(timeout, next.run(request)).await;
         drop(slot);
-        answer.unwrap_or_else(|_| refused(&headers, &timed_out()))
+        answer.unwrap_or_else(|_| refused(&protocol, &timed_out()))
     }
     .instrument(span)
     .await
 }
 
 /// A refusal, logged.
-fn refused(headers: &HeaderMap, error: &ApiError) -> Response {
+fn refused(protocol: &Protocol, error: &ApiError) -> Response {
     error.log();
-    refusal(headers, error)
+    refusal(protocol, error)
 }
 
 /// `request` with its whole body read, within the size limit and the body

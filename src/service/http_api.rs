@@ -202,7 +202,7 @@ async fn method_not_allowed(request: Request) -> Response {
 pub async fn not_found(headers: HeaderMap, uri: http::Uri) -> Response {
     let error = unknown_route(uri.path());
     error.log();
-    refusal(&headers, &error)
+    refusal(&Protocol::of(&headers), &error)
 }
 
 /// How a caller speaks, from its request's content type.
@@ -235,19 +235,19 @@ impl Protocol {
 }
 
 /// A refusal made outside the RPC handlers (limits, unknown routes), in
-/// the protocol of a caller that sent `headers`: a gRPC status with its
-/// `ErrorInfo` for gRPC (trailers-only), the same with the caller's own
-/// content type for gRPC-Web, a `pips.v1.HttpError` body otherwise.
+/// the caller's protocol: a gRPC status with its `ErrorInfo` for gRPC
+/// (trailers-only), the same with the caller's own content type for
+/// gRPC-Web, a `pips.v1.HttpError` body otherwise.
 #[must_use]
-pub fn refusal(headers: &HeaderMap, error: &ApiError) -> Response {
+pub fn refusal(protocol: &Protocol, error: &ApiError) -> Response {
     let grpc = || tonic::Status::from(error.clone()).into_http::<Body>();
-    match Protocol::of(headers) {
+    match protocol {
         Protocol::Grpc => grpc().into_response(),
         Protocol::GrpcWeb(content_type) => {
             let mut response = grpc();
             response
                 .headers_mut()
-                .insert(header::CONTENT_TYPE, content_type);
+                .insert(header::CONTENT_TYPE, content_type.clone());
             response.into_response()
         }
         Protocol::Http => error_response(error),
