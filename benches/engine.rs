@@ -8,11 +8,15 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use pips::proto;
 use pips::rules::presets::preset;
-use pips::rules::{Game, Move, Setup};
+use pips::rules::{Game, Setup};
 use pips::service::codec::{decode_packed, decode_state, encode_move, encode_packed, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+
+#[path = "common/random_hands.rs"]
+mod random_hands;
+use random_hands::HandRunner;
 
 /// A game of `variant` `moves` random moves in.
 fn midgame(variant: &str, players: u8, moves: usize) -> Game {
@@ -28,47 +32,6 @@ fn midgame(variant: &str, players: u8, moves: usize) -> Game {
         game.play_unchecked(mv);
     }
     game
-}
-
-/// Plays random hands of one table back to back: each call plays one
-/// complete hand (its deal included), starting a new match when one ends.
-struct HandRunner {
-    variant: &'static str,
-    players: u8,
-    game: Game,
-    rng: ChaCha8Rng,
-    legal: Vec<Move>,
-    seed: u64,
-}
-
-impl HandRunner {
-    fn new(variant: &'static str, players: u8) -> HandRunner {
-        let rules = preset(variant).expect("preset").rules(players, None);
-        let (game, _) = Game::new(variant, rules, players, 0).expect("valid");
-        HandRunner {
-            variant,
-            players,
-            game,
-            rng: ChaCha8Rng::seed_from_u64(1),
-            legal: Vec::with_capacity(256),
-            seed: 0,
-        }
-    }
-
-    fn play_hand(&mut self) {
-        if self.game.outcome().is_some() {
-            self.seed += 1;
-            let rules = *self.game.rules();
-            let (game, _) = Game::new(self.variant, rules, self.players, self.seed).expect("valid");
-            self.game = game;
-        }
-        let hand = self.game.hand_number();
-        while self.game.hand_number() == hand && self.game.outcome().is_none() {
-            self.game.legal_moves_into(&mut self.legal);
-            let mv = self.legal[self.rng.random_range(0..self.legal.len())];
-            self.game.play_unchecked(mv);
-        }
-    }
 }
 
 fn engine(c: &mut Criterion) {
@@ -98,9 +61,9 @@ fn engine(c: &mut Criterion) {
     let mut hands = c.benchmark_group("random hands");
     hands.throughput(Throughput::Elements(1));
     for (variant, players) in [("muggins", 2), ("block", 4), ("all_fives", 2)] {
-        let mut runner = HandRunner::new(variant, players);
+        let mut runner = HandRunner::new(variant, players, None, 0);
         hands.bench_function(format!("{variant} {players}p"), |b| {
-            b.iter(|| runner.play_hand())
+            b.iter(|| runner.play_hand());
         });
     }
     hands.finish();
