@@ -750,6 +750,15 @@ async fn playground_is_served_and_calls_only_the_public_api() {
     server.stop().await;
 }
 
+/// `POST url` with a gRPC-Web body of `content_type`.
+async fn grpc_web_post(url: &str, content_type: &str, body: Vec<u8>) -> Answer {
+    let request = http::Request::post(url)
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Full::new(Bytes::from(body)))
+        .expect("request");
+    send(request).await
+}
+
 /// The gRPC status and `ErrorInfo` reason of a gRPC-Web answer, from its
 /// headers (a trailers-only answer) or its trailer frame.
 fn grpc_web_status(answer: &Answer) -> (String, String) {
@@ -802,12 +811,14 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
     flipped[0] ^= 0x07; // the first tag's wire type
     let mut trailing = valid.clone();
     trailing.extend([0xff, 0xff, 0xff]);
+    let url = server.url();
     for payload in [flipped, trailing, vec![0x0a, 0x40, b'x'], vec![0xff; 9]] {
-        let request = http::Request::post(format!("{}/pips.v1.DominoEngine/NewGame", server.url()))
-            .header(header::CONTENT_TYPE, "application/grpc-web+proto")
-            .body(Full::new(Bytes::from(grpc_web_frame(0, &payload))))
-            .expect("request");
-        let answer = send(request).await;
+        let answer = grpc_web_post(
+            &format!("{url}/pips.v1.DominoEngine/NewGame"),
+            "application/grpc-web+proto",
+            grpc_web_frame(0, &payload),
+        )
+        .await;
         assert_eq!(
             grpc_web_status(&answer),
             ("3".to_owned(), "MALFORMED_REQUEST".to_owned()),
@@ -815,11 +826,12 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
         );
     }
     // An unknown service answers gRPC-Web in gRPC-Web, with its reason.
-    let request = http::Request::post(format!("{}/pips.v1.Casino/Cheat", server.url()))
-        .header(header::CONTENT_TYPE, "application/grpc-web-text")
-        .body(Full::new(Bytes::new()))
-        .expect("request");
-    let answer = send(request).await;
+    let answer = grpc_web_post(
+        &format!("{url}/pips.v1.Casino/Cheat"),
+        "application/grpc-web-text",
+        Vec::new(),
+    )
+    .await;
     assert_eq!(
         answer.headers[header::CONTENT_TYPE],
         "application/grpc-web-text"
@@ -830,11 +842,12 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
     );
     // An unknown method of the engine: tonic's own UNIMPLEMENTED, in
     // gRPC-Web too.
-    let request = http::Request::post(format!("{}/pips.v1.DominoEngine/Cheat", server.url()))
-        .header(header::CONTENT_TYPE, "application/grpc-web+proto")
-        .body(Full::new(Bytes::new()))
-        .expect("request");
-    let answer = send(request).await;
+    let answer = grpc_web_post(
+        &format!("{url}/pips.v1.DominoEngine/Cheat"),
+        "application/grpc-web+proto",
+        Vec::new(),
+    )
+    .await;
     assert!(
         answer.headers[header::CONTENT_TYPE]
             .to_str()

@@ -104,7 +104,7 @@ async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError
     let bytes = match read {
         Err(_) => return Err(body_timed_out(limits.body_timeout)),
         Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(too_large(limits.max_body_bytes));
+            return Err(ApiError::too_large(limits.max_body_bytes));
         }
         Ok(Err(error)) => {
             return Err(ApiError::invalid(
@@ -179,16 +179,6 @@ fn body_timed_out(limit: Duration) -> ApiError {
             "the request body did not arrive whole within {} ms",
             limit.as_millis()
         ),
-    }
-}
-
-/// The body is over the limit.
-fn too_large(limit: usize) -> ApiError {
-    ApiError {
-        code: Code::OutOfRange,
-        reason: ErrorReason::RequestTooLarge,
-        field: String::new(),
-        message: format!("the request body is larger than this server's limit of {limit} bytes"),
     }
 }
 

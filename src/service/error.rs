@@ -65,6 +65,19 @@ impl ApiError {
         )
     }
 
+    /// A request body over the server's limit of `limit` bytes.
+    #[must_use]
+    pub fn too_large(limit: usize) -> ApiError {
+        ApiError {
+            code: Code::OutOfRange,
+            reason: ErrorReason::RequestTooLarge,
+            field: String::new(),
+            message: format!(
+                "the request body is larger than this server's limit of {limit} bytes"
+            ),
+        }
+    }
+
     /// Options that cannot be played, found in `rules` at `prefix`.
     #[must_use]
     pub fn from_rules(error: &RulesError, prefix: &str) -> ApiError {

@@ -152,12 +152,9 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => Err(ApiError {
-            code: Code::OutOfRange,
-            reason: ErrorReason::RequestTooLarge,
-            field: String::new(),
-            message: format!("the body is larger than this server's limit of {limit} bytes"),
-        }),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
+            Err(ApiError::too_large(limit))
+        }
         Err(error) => Err(ApiError::invalid(
             ErrorReason::MalformedJson,
             "",
