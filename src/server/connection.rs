@@ -105,12 +105,14 @@ impl Activity {
         self.changed.notify_waiters();
     }
 
-    /// A request has arrived (its head is complete).
-    fn begin(&self) {
+    /// A request has arrived (its head is complete); it is in flight until
+    /// the returned guard is dropped.
+    fn begin(self: &Arc<Self>) -> InFlight {
         self.update(|state| {
             state.in_flight += 1;
             state.seen_request = true;
         });
+        InFlight(Arc::clone(self))
     }
 
     /// A request has been answered.
@@ -175,10 +177,7 @@ pub async fn serve(
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
     let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
-        let in_flight = {
-            requests.begin();
-            InFlight(Arc::clone(&requests))
-        };
+        let in_flight = requests.begin();
         let app = app.clone();
         async move {
             let answer = app.oneshot(request.map(Body::new)).await;
