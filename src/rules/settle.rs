@@ -57,7 +57,7 @@ impl Game {
     }
 
     /// `side`'s score, widened.
-    pub(super) fn score(&self, side: Side) -> i64 {
+    fn score(&self, side: Side) -> i64 {
         self.scores
             .get(usize::from(side))
             .map_or(0, |&score| i64::from(score))
@@ -95,7 +95,7 @@ impl Game {
     }
 
     /// The seat that placed the last tile of this hand ("made the fish").
-    pub(super) fn last_placer(&self) -> Seat {
+    fn last_placer(&self) -> Seat {
         self.history
             .iter()
             .rev()
