@@ -29,8 +29,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .compile_fds(descriptors)?;
     // Canonical proto3 JSON for the HTTP API. Unknown fields are refused
     // (the default), so a misspelt field is an error, not silently dropped.
+    // Fields at their default values are written (proto3 JSON allows it),
+    // so that `seat: 0` and a zero half are always there; only `optional`
+    // fields and unset oneofs are left out when absent.
     pbjson_build::Builder::new()
         .register_descriptors(&encoded)?
+        .emit_fields()
         .build(&[".pips.v1"])?;
     Ok(())
 }

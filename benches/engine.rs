@@ -113,20 +113,19 @@ fn service(c: &mut Criterion) {
     let game = midgame("muggins", 2, 200);
     let mv = game.legal_moves()[0];
     let request = proto::PlayRequest {
-        state: Some(encode_state(&game)),
+        state_source: Some(encode_state(&game).into()),
         r#move: Some(encode_move(mv)),
         ..Default::default()
     };
     let by_token = proto::PlayRequest {
-        state: None,
-        state_token: encode_packed(&game).encode_to_vec(),
+        state_source: Some(encode_packed(&game).encode_to_vec().into()),
         ..request.clone()
     };
     let engine = pips::service::Engine::default();
     for (form, request) in [("readable state", request), ("open token", by_token)] {
         let bytes = request.encode_to_vec();
         c.bench_function(
-            &format!("Play handler incl. protobuf, {form} (muggins 2p, 200 moves in)"),
+            &format!("Play handler incl. protobuf, {form} (muggins 2p, 200 moves into the match)"),
             |b| {
                 b.iter(|| {
                     let request =

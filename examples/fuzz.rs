@@ -3,8 +3,8 @@
 //!
 //! It starts from valid `PlayRequest`s taken from random matches of every
 //! preset, then mutates them at the byte level (flips, splices, truncation)
-//! and at the structure level (tiles, seats, scores, phase, layout, packed
-//! history and the move itself are replaced by arbitrary or borrowed
+//! and at the structure level (tiles, seats, scores, phase, layout, the
+//! hand's history, the match digest and the move itself are replaced by arbitrary or borrowed
 //! values); a quarter of the inputs instead carry the state as an open
 //! token (its packed form) whose bytes are mutated. Each input goes
 //! through the service handlers. It fails on
@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use pips::proto::play_request::StateSource;
 use pips::proto::{self, PlayRequest};
 use pips::rules::Game;
 use pips::rules::presets::PRESETS;
@@ -67,7 +68,7 @@ fn seeds(rng: &mut ChaCha8Rng) -> Vec<PlayRequest> {
                 let mv = legal[rng.random_range(0..legal.len())];
                 if step % 17 == 0 {
                     seeds.push(PlayRequest {
-                        state: Some(encode_state(&game)),
+                        state_source: Some(encode_state(&game).into()),
                         r#move: Some(encode_move(mv)),
                         ..Default::default()
                     });
@@ -97,13 +98,40 @@ fn tile(rng: &mut ChaCha8Rng) -> proto::Tile {
     }
 }
 
+/// The readable state a request carries, if it does.
+fn state_of(request: &PlayRequest) -> Option<&proto::GameState> {
+    match &request.state_source {
+        Some(StateSource::State(state)) => Some(state),
+        _ => None,
+    }
+}
+
+/// An arbitrary history entry, often out of range.
+fn history_entry(rng: &mut ChaCha8Rng) -> proto::HistoryEntry {
+    use proto::history_entry::Action;
+    proto::HistoryEntry {
+        seat: small(rng),
+        action: match rng.random_range(0..4) {
+            0 => Some(Action::Play(proto::PlayTile {
+                tile: Some(tile(rng)),
+                end: small(rng) as i32,
+            })),
+            1 => Some(Action::Draw(proto::DrawnTile {
+                tile: rng.random::<bool>().then(|| tile(rng)),
+            })),
+            2 => Some(Action::Pass(proto::Pass {})),
+            _ => None,
+        },
+    }
+}
+
 /// Changes one thing about the request's structure.
 fn mutate_structure(request: &mut PlayRequest, donor: &PlayRequest, rng: &mut ChaCha8Rng) {
-    let Some(state) = request.state.as_mut() else {
-        request.state = donor.state.clone();
+    let Some(StateSource::State(state)) = request.state_source.as_mut() else {
+        request.state_source = donor.state_source.clone();
         return;
     };
-    match rng.random_range(0..22) {
+    match rng.random_range(0..23) {
         0 => state.format_version = small(rng),
         1 => state.players = small(rng),
         2 => state.hand_number = small(rng),
@@ -174,11 +202,11 @@ fn mutate_structure(request: &mut PlayRequest, donor: &PlayRequest, rng: &mut Ch
                 end.pips = small(rng);
             }
         }
-        16 => state.history.push(rng.random()),
+        16 => state.history.push(history_entry(rng)),
         17 => {
             if !state.history.is_empty() {
                 let i = rng.random_range(0..state.history.len());
-                state.history[i] = rng.random();
+                state.history[i] = history_entry(rng);
             }
         }
         18 => {
@@ -194,6 +222,9 @@ fn mutate_structure(request: &mut PlayRequest, donor: &PlayRequest, rng: &mut Ch
         }
         19 => state.required_lead = Some(tile(rng)),
         20 => state.drew_this_turn = !state.drew_this_turn,
+        21 => state
+            .match_digest
+            .truncate(rng.random_range(0..=state.match_digest.len())),
         _ => {
             // A move from another position, or an arbitrary one.
             request.r#move = if rng.random() {
@@ -252,12 +283,11 @@ fn main() {
         let donor = &seeds[rng.random_range(0..seeds.len())];
         let mut request = base.clone();
         let as_token = rng.random_range(0..4) == 0;
-        match decode_state(request.state.as_ref(), "state") {
+        match decode_state(state_of(&request), "state") {
             Ok(game) if as_token => {
                 let mut token = encode_packed(&game).encode_to_vec();
                 mutate_bytes(&mut token, &mut rng);
-                request.state = None;
-                request.state_token = token;
+                request.state_source = Some(token.into());
             }
             _ => {
                 for _ in 0..rng.random_range(1..4) {

@@ -5,11 +5,16 @@
 //! 1. the baseline: the gRPC health check, an RPC that does no game work;
 //! 2. `Play` at full speed: every client plays complete random matches
 //!    (`NewGame`, then `Play` with a random legal move until the match ends);
-//! 3. `Play` paced at half of the peak found in 2.
+//! 3. `Play` at one position early in a match (`--early-move`, move 10)
+//!    and at one late in a match (`--late-move`, move 250 of a muggins 2p
+//!    match), every client sending its own position's request again and
+//!    again (the server keeps nothing, so each call does the whole work);
+//! 4. `Play` paced at half of the peak found in 2.
 //!
-//! Phases 1 and 2 alternate for `--rounds` rounds and the ratio of 2 to 1
-//! is reported as the median over the rounds, since a shared machine's
-//! speed drifts; phase 3 runs once, at half of the median peak.
+//! Phases 1 to 3 alternate for `--rounds` rounds and the ratios of 2 to 1
+//! and of late to early are reported as medians over the rounds, since a
+//! shared machine's speed drifts; phase 4 runs once, at half of the median
+//! peak.
 //!
 //! Phases 2 and 3 run once per state form asked for (`--form`): passing
 //! state tokens along (`as_token`; open tokens on a server without a key),
@@ -26,8 +31,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
-use pips::proto::domino_engine_client::DominoEngineClient;
-use pips::proto::{NewGameRequest, PlayRequest};
+use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
+use pips::proto::play_request::StateSource;
+use pips::proto::{NewGameRequest, PlayRequest, PlayResponse};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use tonic::transport::{Channel, Endpoint};
@@ -90,6 +96,13 @@ struct Args {
     /// (from /proc) for each phase.
     #[arg(long)]
     server_pid: Option<u32>,
+    /// The move of a match the early position is taken at.
+    #[arg(long, default_value_t = 10)]
+    early_move: usize,
+    /// The move of a match the late position is taken at (matches shorter
+    /// than this are skipped).
+    #[arg(long, default_value_t = 250)]
+    late_move: usize,
 }
 
 /// The server's user + system CPU time so far, if it can be read.
@@ -116,6 +129,12 @@ struct Phase {
 impl Phase {
     fn rate(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64()
+    }
+
+    /// The server's CPU time per call, in seconds, if it was measured.
+    fn cpu_per_call(&self) -> Option<f64> {
+        self.server_cpu
+            .map(|cpu| cpu.as_secs_f64() / self.calls.max(1) as f64)
     }
 
     fn percentile(&self, p: f64) -> Duration {
@@ -187,7 +206,7 @@ async fn play_client(
     deadline: Instant,
     pace: Option<Duration>,
 ) -> ClientResult {
-    let mut client = DominoEngineClient::new(channel);
+    let mut client = DominoEngineServiceClient::new(channel);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut calls, mut errors, mut latencies) = (0, 0, Vec::new());
     let mut next_start = Instant::now();
@@ -203,10 +222,9 @@ async fn play_client(
             errors += 1;
             continue;
         };
-        let mut update = update.into_inner();
+        let mut update: PlayResponse = update.into_inner().into();
         loop {
-            let (state, state_token) =
-                (update.state.take(), std::mem::take(&mut update.state_token));
+            let source = next_source(&mut update);
             if update.legal_moves.is_empty() || Instant::now() >= deadline {
                 continue 'matches;
             }
@@ -218,8 +236,7 @@ async fn play_client(
             let start = Instant::now();
             let result = client
                 .play(PlayRequest {
-                    state,
-                    state_token,
+                    state_source: source,
                     r#move: Some(mv),
                     ..Default::default()
                 })
@@ -238,13 +255,83 @@ async fn play_client(
     (calls, errors, latencies)
 }
 
+/// The state of an answer, taken out to send with the next request.
+fn next_source(update: &mut PlayResponse) -> Option<StateSource> {
+    match update.state.take() {
+        Some(state) => Some(state.into()),
+        None => Some(std::mem::take(&mut update.state_token).into()),
+    }
+}
+
+/// A `Play` request at move `early` and one at move `late` of random
+/// matches (from `seed`) played through the server; matches shorter than
+/// `late` moves are skipped.
+async fn positions(
+    channel: Channel,
+    args: &Args,
+    form: Form,
+    seed: u64,
+) -> Result<(PlayRequest, PlayRequest), tonic::Status> {
+    let mut client = DominoEngineServiceClient::new(channel);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    for _ in 0..1000 {
+        let request = NewGameRequest {
+            variant: args.variant.clone(),
+            players: args.players,
+            seed: Some(rng.random()),
+            as_token: form == Form::Token,
+            ..Default::default()
+        };
+        let mut update: PlayResponse = client.new_game(request).await?.into_inner().into();
+        let mut early = None;
+        for played in 0.. {
+            if update.legal_moves.is_empty() {
+                break;
+            }
+            let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
+            let request = PlayRequest {
+                state_source: next_source(&mut update),
+                r#move: Some(mv),
+                ..Default::default()
+            };
+            if played == args.early_move {
+                early = Some(request.clone());
+            }
+            if played == args.late_move {
+                if let Some(early) = early {
+                    return Ok((early, request));
+                }
+            }
+            update = client.play(request).await?.into_inner();
+        }
+    }
+    Err(tonic::Status::not_found(format!(
+        "no {} {}p match reached move {}",
+        args.variant, args.players, args.late_move
+    )))
+}
+
+/// Sends `request` again and again until `deadline`.
+async fn fixed_client(channel: Channel, request: PlayRequest, deadline: Instant) -> ClientResult {
+    let mut client = DominoEngineServiceClient::new(channel);
+    let (mut calls, mut errors, mut latencies) = (0, 0, Vec::new());
+    while Instant::now() < deadline {
+        let start = Instant::now();
+        let result = client.play(request.clone()).await;
+        latencies.push(start.elapsed());
+        calls += 1;
+        errors += usize::from(result.is_err());
+    }
+    (calls, errors, latencies)
+}
+
 async fn run_phase<F, Fut>(
     name: &str,
     args: &Args,
     client: F,
 ) -> Result<Phase, tonic::transport::Error>
 where
-    F: Fn(Channel, u64, Instant) -> Fut,
+    F: Fn(Channel, usize, Instant) -> Fut,
     Fut: std::future::Future<Output = ClientResult> + Send + 'static,
 {
     let mut channels = Vec::with_capacity(args.clients);
@@ -257,7 +344,7 @@ where
     let tasks: Vec<_> = channels
         .into_iter()
         .enumerate()
-        .map(|(i, channel)| tokio::spawn(client(channel, i as u64, deadline)))
+        .map(|(i, channel)| tokio::spawn(client(channel, i, deadline)))
         .collect();
     let mut phase = Phase {
         name: name.to_owned(),
@@ -297,6 +384,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let forms = args.form.each();
     let mut peaks: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
     let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    let mut late_ratios: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    let mut cpu_ratios: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    // Each client's early and late positions, per form.
+    let mut fixed: Vec<Vec<(PlayRequest, PlayRequest)>> = Vec::new();
+    for &form in &forms {
+        let mut each = Vec::with_capacity(args.clients);
+        for client in 0..args.clients {
+            each.push(positions(connect(args.addr).await?, &args, form, client as u64).await?);
+        }
+        fixed.push(each);
+    }
     for round in 1..=args.rounds {
         let baseline = run_phase(
             &format!("[{round}] health check (baseline)"),
@@ -310,13 +408,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 &format!("[{round}] Play, {} (peak)", form.name()),
                 &args,
                 |channel, seed, deadline| {
-                    play_client(channel, args.clone(), form, seed, deadline, None)
+                    play_client(channel, args.clone(), form, seed as u64, deadline, None)
                 },
             )
             .await?;
             peak.print();
             peaks[i].push(peak.rate());
             ratios[i].push(peak.rate() / baseline.rate().max(1.0));
+            let mut at = Vec::new();
+            for (label, late) in [(args.early_move, false), (args.late_move, true)] {
+                let requests = &fixed[i];
+                let phase = run_phase(
+                    &format!("[{round}] Play at move {label}, {}", form.name()),
+                    &args,
+                    |channel, client, deadline| {
+                        let (early, late_request) = requests[client % requests.len()].clone();
+                        let request = if late { late_request } else { early };
+                        fixed_client(channel, request, deadline)
+                    },
+                )
+                .await?;
+                phase.print();
+                at.push(phase);
+            }
+            if let [early, late] = at.as_slice() {
+                late_ratios[i].push(late.rate() / early.rate().max(1.0));
+                if let (Some(e), Some(l)) = (early.cpu_per_call(), late.cpu_per_call()) {
+                    cpu_ratios[i].push(l / e);
+                }
+            }
         }
     }
     for (i, &form) in forms.iter().enumerate() {
@@ -326,7 +446,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             &format!("Play, {} at {half:.0}/s", form.name()),
             &args,
             |channel, seed, deadline| {
-                play_client(channel, args.clone(), form, seed, deadline, Some(pace))
+                play_client(
+                    channel,
+                    args.clone(),
+                    form,
+                    seed as u64,
+                    deadline,
+                    Some(pace),
+                )
             },
         )
         .await?;
@@ -340,6 +467,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             form.name(),
             100.0 * median(&mut ratios[i]),
             each.join(", ")
+        );
+        println!(
+            "Play ({}) at move {} / at move {}: calls/s median {:.0}%, server CPU per call median {:.0}%",
+            form.name(),
+            args.late_move,
+            args.early_move,
+            100.0 * median(&mut late_ratios[i]),
+            100.0 * median(&mut cpu_ratios[i]),
         );
     }
     Ok(())

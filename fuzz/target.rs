@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use pips::proto::play_request::StateSource;
 use pips::proto::{ErrorReason, LegalMovesRequest, PackedState, PlayRequest, ViewRequest};
 use pips::service::Engine;
 use pips::service::codec::{decode_packed, decode_state, encode_packed};
@@ -25,14 +26,10 @@ fn keyed() -> &'static Engine {
 pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     // The same bytes as a sealed token must be refused, never opened.
     let as_token = keyed().play(&PlayRequest {
-        state_token: bytes.to_vec(),
+        state_source: Some(bytes.to_vec().into()),
         ..Default::default()
     });
-    let expected = if bytes.is_empty() {
-        ErrorReason::MissingField
-    } else {
-        ErrorReason::StateTokenInvalid
-    };
+    let expected = ErrorReason::StateTokenInvalid;
     match as_token {
         Err(error) if error.reason == expected => {}
         other => return Err(format!("arbitrary bytes as a token gave {other:?}")),
@@ -42,8 +39,7 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     let engine = Engine::default();
     let mut reasons = Vec::new();
     let open = engine.legal_moves(&LegalMovesRequest {
-        state_token: bytes.to_vec(),
-        ..Default::default()
+        state_source: Some(bytes.to_vec().into()),
     });
     reasons.push(match open {
         Ok(_) => "OPEN_TOKEN_READ".to_owned(),
@@ -53,17 +49,19 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
         reasons.push("UNDECODABLE".to_owned());
         return Ok(reasons);
     };
+    let state = match &request.state_source {
+        Some(StateSource::State(state)) => Some(state.clone()),
+        _ => None,
+    };
     // A state the server accepts and its packed form are the same game.
     let by_state = engine.legal_moves(&LegalMovesRequest {
-        state: request.state.clone(),
-        ..Default::default()
+        state_source: state.clone().map(Into::into),
     });
     if by_state.is_ok() {
-        let game = decode_state(request.state.as_ref(), "state")
+        let game = decode_state(state.as_ref(), "state")
             .map_err(|error| format!("an accepted state does not decode: {error:?}"))?;
         let by_token = engine.legal_moves(&LegalMovesRequest {
-            state_token: encode_packed(&game).encode_to_vec(),
-            ..Default::default()
+            state_source: Some(encode_packed(&game).encode_to_vec().into()),
         });
         if by_state != by_token {
             return Err(format!(
@@ -73,10 +71,10 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     }
     // Outcomes of requests carrying a token are told apart, so that the
     // corpus keeps token inputs too.
-    let form = if request.state_token.is_empty() {
-        ""
-    } else {
+    let form = if matches!(request.state_source, Some(StateSource::StateToken(_))) {
         "TOKEN_"
+    } else {
+        ""
     };
     match engine.play(&request) {
         Ok(update) => {
@@ -106,7 +104,7 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     if let Ok(listed) = by_state {
         for mv in listed.legal_moves {
             let played = engine.play(&PlayRequest {
-                state: request.state.clone(),
+                state_source: state.clone().map(Into::into),
                 r#move: Some(mv),
                 ..Default::default()
             });
@@ -117,9 +115,8 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     }
     for seat in 0..5 {
         let _ = engine.view(&ViewRequest {
-            state: request.state.clone(),
+            state_source: state.clone().map(Into::into),
             seat,
-            ..Default::default()
         });
     }
     Ok(reasons)

@@ -31,12 +31,12 @@ bash -euo pipefail -x session.sh > transcript.txt 2>&1 || {
 }
 
 # Each step must have produced what the README says it does.
-grep -q 'pips.v1.DominoEngine' transcript.txt
+grep -q 'pips.v1.DominoEngineService' transcript.txt
 jq -e '.legalMoves | length > 0' game.json > /dev/null
 jq -e '.state.history | length == 1' next.json > /dev/null
 jq -e '.hand | length > 0' view.json > /dev/null
 jq -e '[.. | objects | select(has("boneyard") or has("seed"))] | length == 0' view.json > /dev/null
-grep -q 'NOT_YOUR_TURN' transcript.txt
+grep -q 'ERROR_REASON_NOT_YOUR_TURN' transcript.txt
 jq -e '(.state == null) and (.stateToken | length > 0)' token.json > /dev/null
 jq -e '(.state == null) and (.stateToken | length > 0)' token-next.json > /dev/null
 jq -e --slurpfile readable next.json '.events == $readable[0].events' token-next.json > /dev/null
@@ -44,8 +44,8 @@ jq -e --slurpfile readable next.json '.events == $readable[0].events' token-next
 grep -q '"muggins"' transcript.txt
 jq -e '.legalMoves | length > 0' game.http.json > /dev/null
 jq -e '.state.history | length == 1' next.http.json > /dev/null
-grep -q '"reason":"MALFORMED_JSON".* HTTP 400' transcript.txt
-grep -q '"reason":"NOT_YOUR_TURN".* HTTP 409' transcript.txt
+grep -q '"reason":"ERROR_REASON_MALFORMED_JSON".* HTTP 400' transcript.txt
+grep -q '"reason":"ERROR_REASON_NOT_YOUR_TURN".* HTTP 409' transcript.txt
 grep -q '"/v1/Play"' transcript.txt
 
 # Graceful shutdown on SIGTERM.

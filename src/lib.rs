@@ -21,6 +21,52 @@ pub mod proto {
     tonic::include_proto!("pips.v1");
     include!(concat!(env!("OUT_DIR"), "/pips.v1.serde.rs"));
 
+    /// A request's state as its `state_source`: `state.into()` for a readable
+    /// state, `token.into()` for a state token.
+    macro_rules! state_sources {
+        ($($module:ident),*) => {$(
+            impl From<GameState> for $module::StateSource {
+                fn from(state: GameState) -> Self {
+                    $module::StateSource::State(state)
+                }
+            }
+            impl From<Vec<u8>> for $module::StateSource {
+                fn from(token: Vec<u8>) -> Self {
+                    $module::StateSource::StateToken(token)
+                }
+            }
+        )*};
+    }
+    state_sources!(
+        play_request,
+        replay_request,
+        legal_moves_request,
+        view_request
+    );
+
+    /// `NewGameResponse` and `PlayResponse` hold the same fields (an update
+    /// of the game), so that a client may keep either as the other.
+    macro_rules! same_update {
+        ($from:ident => $to:ident) => {
+            impl From<$from> for $to {
+                fn from(update: $from) -> $to {
+                    $to {
+                        state: update.state,
+                        events: update.events,
+                        score_change: update.score_change,
+                        to_act: update.to_act,
+                        legal_moves: update.legal_moves,
+                        state_token: update.state_token,
+                        seat_tokens: update.seat_tokens,
+                        match_digest: update.match_digest,
+                    }
+                }
+            }
+        };
+    }
+    same_update!(NewGameResponse => PlayResponse);
+    same_update!(PlayResponse => NewGameResponse);
+
     /// The encoded descriptor set of `pips.v1`, for gRPC reflection and the
     /// OpenAPI document.
     pub const FILE_DESCRIPTOR_SET: &[u8] =

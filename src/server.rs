@@ -29,7 +29,7 @@ mod connection;
 mod guard;
 mod listen;
 
-use crate::proto::domino_engine_server::DominoEngineServer;
+use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
 use crate::service::{Engine, http_api};
@@ -50,7 +50,7 @@ pub struct Config {
     /// (`DEADLINE_EXCEEDED`, HTTP 504). A gRPC client's own shorter
     /// deadline still applies.
     pub request_timeout: Duration,
-    /// How long a request body may take to arrive whole (`BODY_TIMEOUT`,
+    /// How long a request body may take to arrive whole (`ERROR_REASON_BODY_TIMEOUT`,
     /// HTTP 408). A call holds no concurrency slot while its body arrives.
     pub body_timeout: Duration,
     /// Calls served at once across all connections; a call beyond it is
@@ -122,7 +122,9 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServerError> {
     let (health, health_service) = tonic_health::server::health_reporter();
-    health.set_serving::<DominoEngineServer<Engine>>().await;
+    health
+        .set_serving::<DominoEngineServiceServer<Engine>>()
+        .await;
 
     let descriptor_sets = [
         proto::FILE_DESCRIPTOR_SET,
@@ -153,7 +155,7 @@ pub async fn run(
         .add_service(reflection_v1.build_v1()?)
         .add_service(reflection_v1alpha.build_v1alpha()?)
         .add_service(
-            DominoEngineServer::new(engine.clone())
+            DominoEngineServiceServer::new(engine.clone())
                 .max_decoding_message_size(config.max_request_bytes),
         );
     let limits = Arc::new(Limits {
@@ -251,7 +253,7 @@ pub async fn probe_health(addr: std::net::SocketAddr) -> Result<bool, tonic::Sta
         .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
     let response = HealthClient::new(channel)
         .check(HealthCheckRequest {
-            service: "pips.v1.DominoEngine".to_owned(),
+            service: "pips.v1.DominoEngineService".to_owned(),
         })
         .await?;
     Ok(response.into_inner().status == ServingStatus::Serving as i32)

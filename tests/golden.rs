@@ -39,9 +39,12 @@ fn golden_match(variant: &str, players: u8) -> String {
     let (mut game, _) =
         Game::new(variant, preset.rules(players, None), players, SEED).expect("valid");
     let mut choices = ChaCha8Rng::seed_from_u64(SEED);
+    // The match's record (a state keeps only the current hand's moves).
+    let mut record = Vec::new();
     while game.outcome().is_none() {
         let legal = game.legal_moves();
         let mv = legal[choices.random_range(0..legal.len())];
+        record.push((game.hand_number(), mv));
         game.play(mv).expect("legal");
     }
     let mut text = String::new();
@@ -50,7 +53,9 @@ fn golden_match(variant: &str, players: u8) -> String {
     let _ = writeln!(text, "outcome: {:?}", game.outcome());
     let _ = writeln!(text, "scores: {:?}", game.scores());
     let _ = writeln!(text, "hands played: {}", game.hand_number());
-    let _ = writeln!(text, "moves: {}", game.history().len());
+    let _ = writeln!(text, "moves: {}", record.len());
+    let digest: String = game.digest().0.iter().map(|b| format!("{b:02x}")).collect();
+    let _ = writeln!(text, "match digest: {digest}");
     let layout = game.layout();
     let _ = writeln!(
         text,
@@ -71,12 +76,12 @@ fn golden_match(variant: &str, players: u8) -> String {
         let _ = writeln!(text, "seat {seat} holds: {}", hand.join(" "));
     }
     let mut hand = 0;
-    for entry in game.history() {
-        if entry.hand != hand {
-            hand = entry.hand;
+    for (in_hand, mv) in &record {
+        if *in_hand != hand {
+            hand = *in_hand;
             let _ = write!(text, "\nhand {hand}:");
         }
-        let _ = write!(text, " {}", short(&entry.mv));
+        let _ = write!(text, " {}", short(mv));
     }
     text.push('\n');
     text

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
 use pips::proto::{self, r#move::Action};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -40,14 +40,19 @@ fn tiles_in_view(view: &proto::ViewResponse) -> HashSet<(u32, u32)> {
             ));
         }
     }
-    // Tiles played in earlier hands were public then and are dealt again.
-    let moves = view
-        .history
-        .iter()
-        .filter(|entry| entry.hand == view.hand_number)
-        .filter_map(|entry| entry.r#move.as_ref())
-        .chain(&view.legal_moves);
-    for mv in moves {
+    // The view's history is the current hand's: its plays are on the table.
+    for entry in &view.history {
+        match &entry.action {
+            Some(proto::history_entry::Action::Play(play)) => {
+                tiles.extend(play.tile.iter().map(tile_key));
+            }
+            Some(proto::history_entry::Action::Draw(draw)) => {
+                assert!(draw.tile.is_none(), "a view names no drawn tile");
+            }
+            _ => {}
+        }
+    }
+    for mv in &view.legal_moves {
         if let Some(Action::Play(play)) = &mv.action {
             tiles.extend(play.tile.iter().map(tile_key));
         }
@@ -57,13 +62,12 @@ fn tiles_in_view(view: &proto::ViewResponse) -> HashSet<(u32, u32)> {
 
 /// Asks every seat's view and checks it shows its own hand and nothing
 /// hidden: no other seat's tile, no boneyard tile.
-async fn check_views(client: &mut DominoEngineClient<Channel>, state: &proto::GameState) {
+async fn check_views(client: &mut DominoEngineServiceClient<Channel>, state: &proto::GameState) {
     for seat in 0..state.players {
         let view = client
             .view(proto::ViewRequest {
-                state: Some(state.clone()),
+                state_source: Some(state.clone().into()),
                 seat,
-                ..Default::default()
             })
             .await
             .expect("view")
@@ -96,16 +100,17 @@ async fn check_views(client: &mut DominoEngineClient<Channel>, state: &proto::Ga
 /// Plays a whole match through NewGame and Play only, choosing random legal
 /// moves, and checks scores, events and views along the way.
 async fn play_match(
-    client: &mut DominoEngineClient<Channel>,
+    client: &mut DominoEngineServiceClient<Channel>,
     variant: &str,
     players: u32,
     seed: u64,
 ) {
-    let mut update = client
+    let mut update: proto::PlayResponse = client
         .new_game(new_game(variant, players, seed))
         .await
         .expect("new game")
-        .into_inner();
+        .into_inner()
+        .into();
     let mut choices = ChaCha8Rng::seed_from_u64(seed);
     let mut totals = vec![0i32; update.score_change.len()];
     for step in 0.. {
@@ -133,7 +138,7 @@ async fn play_match(
         let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())];
         update = client
             .play(proto::PlayRequest {
-                state: Some(state),
+                state_source: Some(state.into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
@@ -223,7 +228,7 @@ async fn errors_name_the_reason_and_the_field() {
     let to_act = update.to_act.expect("to act");
     let legal = update.legal_moves[0];
     let play = |state: proto::GameState, mv: proto::Move| proto::PlayRequest {
-        state: Some(state),
+        state_source: Some(state.into()),
         r#move: Some(mv),
         ..Default::default()
     };
@@ -235,7 +240,7 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::FailedPrecondition,
-        "NOT_YOUR_TURN",
+        "ERROR_REASON_NOT_YOUR_TURN",
         "move.seat",
     );
 
@@ -251,7 +256,7 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::FailedPrecondition,
-        "TILE_NOT_IN_HAND",
+        "ERROR_REASON_TILE_NOT_IN_HAND",
         "move.play.tile",
     );
 
@@ -263,26 +268,36 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::FailedPrecondition,
-        "MUST_PLAY_NOT_PASS",
+        "ERROR_REASON_MUST_PLAY_NOT_PASS",
         "move.pass",
     );
 
     // Malformed requests and inconsistent states: INVALID_ARGUMENT.
     let result = client
         .play(proto::PlayRequest {
-            state: None,
+            state_source: None,
             r#move: Some(legal),
             ..Default::default()
         })
         .await;
-    assert_refused(result, Code::InvalidArgument, "MISSING_FIELD", "state");
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_MISSING_FIELD",
+        "state",
+    );
 
     let no_action = proto::Move {
         seat: to_act,
         action: None,
     };
     let result = client.play(play(state.clone(), no_action)).await;
-    assert_refused(result, Code::InvalidArgument, "MALFORMED_MOVE", "move");
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_MALFORMED_MOVE",
+        "move",
+    );
 
     let mut duplicated = state.clone();
     let copied = duplicated.hands[0].tiles[0];
@@ -290,24 +305,33 @@ async fn errors_name_the_reason_and_the_field() {
     let seven = duplicated.hands[1].tiles.len() - 1;
     let result = client.play(play(duplicated, legal)).await;
     let field = format!("state.hands[1].tiles[{seven}]");
-    assert_refused(result, Code::InvalidArgument, "TILE_DUPLICATED", &field);
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_TILE_DUPLICATED",
+        &field,
+    );
 
     type Breakage = fn(&mut proto::GameState);
     let broken: [(Breakage, &str, &str); 4] = [
         (
             |s| s.boneyard.truncate(s.boneyard.len() - 1),
-            "TILE_MISSING",
+            "ERROR_REASON_TILE_MISSING",
             "state",
         ),
         (
             |s| s.boneyard[0] = proto::Tile { a: 99, b: 1 },
-            "INVALID_TILE",
+            "ERROR_REASON_INVALID_TILE",
             "state.boneyard[0]",
         ),
-        (|s| s.to_act = 7, "SEAT_OUT_OF_RANGE", "state.to_act"),
+        (
+            |s| s.to_act = 7,
+            "ERROR_REASON_SEAT_OUT_OF_RANGE",
+            "state.to_act",
+        ),
         (
             |s| s.format_version = 2,
-            "UNSUPPORTED_FORMAT_VERSION",
+            "ERROR_REASON_UNSUPPORTED_FORMAT_VERSION",
             "state.format_version",
         ),
     ];
@@ -342,7 +366,7 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::InvalidArgument,
-        "LAYOUT_MISMATCH",
+        "ERROR_REASON_LAYOUT_MISMATCH",
         "state.layout.left[0]",
     );
 
@@ -354,26 +378,35 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::InvalidArgument,
-        "OPEN_ENDS_MISMATCH",
+        "ERROR_REASON_OPEN_ENDS_MISMATCH",
         "state.layout.open_ends",
     );
 
     let result = client
         .view(proto::ViewRequest {
-            state: Some(state.clone()),
+            state_source: Some(state.clone().into()),
             seat: 2,
-            ..Default::default()
         })
         .await;
-    assert_refused(result, Code::InvalidArgument, "SEAT_OUT_OF_RANGE", "seat");
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_SEAT_OUT_OF_RANGE",
+        "seat",
+    );
 
     let result = client.new_game(new_game("chess", 2, 1)).await;
-    assert_refused(result, Code::InvalidArgument, "UNKNOWN_VARIANT", "variant");
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_UNKNOWN_VARIANT",
+        "variant",
+    );
     let result = client.new_game(new_game("muggins", 5, 1)).await;
     assert_refused(
         result,
         Code::InvalidArgument,
-        "PLAYERS_NOT_ALLOWED",
+        "ERROR_REASON_PLAYERS_NOT_ALLOWED",
         "players",
     );
     let mut house = new_game("muggins", 3, 1);
@@ -385,7 +418,7 @@ async fn errors_name_the_reason_and_the_field() {
     assert_refused(
         result,
         Code::InvalidArgument,
-        "INVALID_RULES",
+        "ERROR_REASON_INVALID_RULES",
         "rules.partnerships",
     );
 
@@ -423,8 +456,7 @@ async fn variants_legal_moves_house_rules_and_seeds() {
         .into_inner();
     let listed = client
         .legal_moves(proto::LegalMovesRequest {
-            state: update.state.clone(),
-            ..Default::default()
+            state_source: update.state.clone().map(Into::into),
         })
         .await
         .expect("legal moves")
@@ -489,7 +521,7 @@ async fn health_reports_serving() {
     let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
     let response = health
         .check(tonic_health::pb::HealthCheckRequest {
-            service: "pips.v1.DominoEngine".to_owned(),
+            service: "pips.v1.DominoEngineService".to_owned(),
         })
         .await
         .expect("health")

@@ -77,7 +77,7 @@ async fn echoed_input_is_quoted_only_in_part() {
     frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
     frame.extend(payload);
     let answer = send(
-        http::Request::post(format!("{url}/pips.v1.DominoEngine/NewGame"))
+        http::Request::post(format!("{url}/pips.v1.DominoEngineService/NewGame"))
             .header(header::CONTENT_TYPE, "application/grpc-web+proto")
             .body(Full::new(Bytes::from(frame)))
             .expect("request"),
@@ -109,7 +109,7 @@ async fn stalled_http2_calls(
     for _ in 0..streams {
         let mut sender = sender.clone().ready().await.expect("a stream");
         let request = http::Request::post(format!(
-            "http://{}/pips.v1.DominoEngine/ListVariants",
+            "http://{}/pips.v1.DominoEngineService/ListVariants",
             server.addr
         ))
         .header(header::CONTENT_TYPE, "application/grpc")
@@ -224,7 +224,7 @@ async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
     let answer = until_closed(&mut stalled).await;
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(answer.contains("BODY_TIMEOUT"), "{answer}");
+    assert!(answer.contains("ERROR_REASON_BODY_TIMEOUT"), "{answer}");
     server.stop().await;
 }
 

@@ -65,8 +65,8 @@ async fn play_match_over_json(server: &TestServer, variant: &str, seed: u64) -> 
     .await;
     let mut totals = [0i64; 2];
     for moves in 0..20_000 {
-        let typed: proto::GameUpdate =
-            serde_json::from_value(update.clone()).expect("a GameUpdate in proto3 JSON");
+        let typed: proto::PlayResponse =
+            serde_json::from_value(update.clone()).expect("a PlayResponse in proto3 JSON");
         for (side, change) in typed.score_change.iter().enumerate() {
             totals[side] += i64::from(*change);
         }
@@ -113,7 +113,7 @@ async fn every_rpc_over_json() {
     )
     .await;
     assert_eq!(update["state"]["seed"], "42", "64-bit integers are strings");
-    let from_json: proto::GameUpdate = serde_json::from_value(update.clone()).expect("parse");
+    let from_json: proto::NewGameResponse = serde_json::from_value(update.clone()).expect("parse");
     let from_grpc = server
         .client()
         .await
@@ -163,8 +163,9 @@ async fn every_rpc_over_json() {
     )
     .await;
     assert!(tokened.get("state").is_none(), "{tokened}");
-    assert!(
-        tokened.get("seatTokens").is_none(),
+    assert_eq!(
+        tokened["seatTokens"],
+        json!([]),
         "no seat tokens without a key"
     );
     assert_eq!(tokened["legalMoves"], update["legalMoves"]);
@@ -213,7 +214,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "MALFORMED_JSON",
+        "ERROR_REASON_MALFORMED_JSON",
         Some("sede"),
     );
     assert!(
@@ -230,7 +231,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "MALFORMED_JSON",
+        "ERROR_REASON_MALFORMED_JSON",
         Some("rules.handSise"),
     );
     // 400: wrong types, broken JSON, trailing garbage.
@@ -241,7 +242,12 @@ async fn json_refusals_carry_status_reason_and_field() {
         "[1,2]",
     ] {
         let answer = post_json(&format!("{url}/v1/NewGame"), body).await;
-        assert_refused(&answer, StatusCode::BAD_REQUEST, "MALFORMED_JSON", None);
+        assert_refused(
+            &answer,
+            StatusCode::BAD_REQUEST,
+            "ERROR_REASON_MALFORMED_JSON",
+            None,
+        );
     }
     // 400: well-formed JSON, refused by the engine, naming the field.
     let answer = post_json(
@@ -252,7 +258,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "UNKNOWN_VARIANT",
+        "ERROR_REASON_UNKNOWN_VARIANT",
         Some("variant"),
     );
     let mut broken = state.clone();
@@ -265,7 +271,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "INVALID_TILE",
+        "ERROR_REASON_INVALID_TILE",
         Some("state.hands[0].tiles[0]"),
     );
     let answer = post_json(
@@ -276,7 +282,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "MISSING_FIELD",
+        "ERROR_REASON_MISSING_FIELD",
         Some("move"),
     );
 
@@ -288,19 +294,34 @@ async fn json_refusals_carry_status_reason_and_field() {
         json!({ "state": state, "move": wrong_seat }).to_string(),
     )
     .await;
-    assert_refused(&answer, StatusCode::CONFLICT, "NOT_YOUR_TURN", None);
+    assert_refused(
+        &answer,
+        StatusCode::CONFLICT,
+        "ERROR_REASON_NOT_YOUR_TURN",
+        None,
+    );
     assert_eq!(answer.json()["code"], "FAILED_PRECONDITION");
 
     // 404, 405.
     let answer = post_json(&format!("{url}/v1/Resign"), "{}").await;
-    assert_refused(&answer, StatusCode::NOT_FOUND, "UNKNOWN_ROUTE", None);
+    assert_refused(
+        &answer,
+        StatusCode::NOT_FOUND,
+        "ERROR_REASON_UNKNOWN_ROUTE",
+        None,
+    );
     let answer = call(Method::GET, &format!("{url}/no/such/page")).await;
-    assert_refused(&answer, StatusCode::NOT_FOUND, "UNKNOWN_ROUTE", None);
+    assert_refused(
+        &answer,
+        StatusCode::NOT_FOUND,
+        "ERROR_REASON_UNKNOWN_ROUTE",
+        None,
+    );
     let answer = call(Method::GET, &format!("{url}/v1/Play")).await;
     assert_refused(
         &answer,
         StatusCode::METHOD_NOT_ALLOWED,
-        "METHOD_NOT_ALLOWED",
+        "ERROR_REASON_METHOD_NOT_ALLOWED",
         None,
     );
     assert_eq!(answer.headers[header::ALLOW], "POST");
@@ -308,7 +329,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::METHOD_NOT_ALLOWED,
-        "METHOD_NOT_ALLOWED",
+        "ERROR_REASON_METHOD_NOT_ALLOWED",
         None,
     );
 
@@ -319,7 +340,7 @@ async fn json_refusals_carry_status_reason_and_field() {
     assert_refused(
         &answer,
         StatusCode::PAYLOAD_TOO_LARGE,
-        "REQUEST_TOO_LARGE",
+        "ERROR_REASON_REQUEST_TOO_LARGE",
         None,
     );
 
@@ -348,7 +369,12 @@ async fn json_refusals_of_keyed_states_and_seat_tokens() {
         json!({ "state": unsigned }).to_string(),
     )
     .await;
-    assert_refused(&answer, StatusCode::UNAUTHORIZED, "STATE_TAG_MISSING", None);
+    assert_refused(
+        &answer,
+        StatusCode::UNAUTHORIZED,
+        "ERROR_REASON_STATE_TAG_MISSING",
+        None,
+    );
 
     // 403: a seat's token used for another seat.
     let sealed = new_game(
@@ -366,7 +392,7 @@ async fn json_refusals_of_keyed_states_and_seat_tokens() {
     assert_refused(
         &answer,
         StatusCode::FORBIDDEN,
-        "SEAT_NOT_PERMITTED",
+        "ERROR_REASON_SEAT_NOT_PERMITTED",
         Some("seat"),
     );
     // The same token for its own seat: served.
@@ -387,7 +413,7 @@ async fn json_refusals_of_keyed_states_and_seat_tokens() {
     assert_refused(
         &answer,
         StatusCode::BAD_REQUEST,
-        "STATE_TOKEN_INVALID",
+        "ERROR_REASON_STATE_TOKEN_INVALID",
         None,
     );
     server.stop().await;
@@ -428,7 +454,10 @@ async fn a_body_that_never_arrives_holds_no_slot_and_times_out() {
         stream.read_to_end(&mut raw).await.expect("read");
         let raw = String::from_utf8_lossy(&raw);
         assert!(raw.starts_with("HTTP/1.1 408"), "{raw}");
-        assert!(raw.contains(r#""reason":"BODY_TIMEOUT""#), "{raw}");
+        assert!(
+            raw.contains(r#""reason":"ERROR_REASON_BODY_TIMEOUT""#),
+            "{raw}"
+        );
     }
     server.stop().await;
 }
@@ -461,14 +490,17 @@ fn grpc_web_parts(body: &[u8]) -> (Option<Vec<u8>>, String) {
 }
 
 async fn grpc_web_call(server: &TestServer, rpc: &str, request: &impl Message) -> Answer {
-    let request = http::Request::post(format!("{}/pips.v1.DominoEngine/{rpc}", server.url()))
-        .header(header::CONTENT_TYPE, "application/grpc-web+proto")
-        .header("x-grpc-web", "1")
-        .body(Full::new(Bytes::from(grpc_web_frame(
-            0,
-            &request.encode_to_vec(),
-        ))))
-        .expect("request");
+    let request = http::Request::post(format!(
+        "{}/pips.v1.DominoEngineService/{rpc}",
+        server.url()
+    ))
+    .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+    .header("x-grpc-web", "1")
+    .body(Full::new(Bytes::from(grpc_web_frame(
+        0,
+        &request.encode_to_vec(),
+    ))))
+    .expect("request");
     send(request).await
 }
 
@@ -491,7 +523,8 @@ async fn grpc_web_round_trip() {
     );
     let (message, trailers) = grpc_web_parts(&answer.body);
     assert!(trailers.contains("grpc-status:0"), "{trailers}");
-    let update = proto::GameUpdate::decode(message.expect("a message").as_slice()).expect("decode");
+    let update =
+        proto::NewGameResponse::decode(message.expect("a message").as_slice()).expect("decode");
     let from_grpc = server
         .client()
         .await
@@ -503,14 +536,14 @@ async fn grpc_web_round_trip() {
 
     // Play the first legal move over gRPC-Web.
     let play = proto::PlayRequest {
-        state: update.state.clone(),
+        state_source: update.state.clone().map(Into::into),
         r#move: update.legal_moves.first().copied(),
         ..Default::default()
     };
     let answer = grpc_web_call(&server, "Play", &play).await;
     let (message, trailers) = grpc_web_parts(&answer.body);
     assert!(trailers.contains("grpc-status:0"), "{trailers}");
-    let next = proto::GameUpdate::decode(message.expect("a message").as_slice()).expect("decode");
+    let next = proto::PlayResponse::decode(message.expect("a message").as_slice()).expect("decode");
     assert_ne!(next.state, update.state);
 
     // An illegal move: the status and reason arrive as gRPC-Web trailers
@@ -534,7 +567,7 @@ async fn grpc_web_round_trip() {
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
         .unwrap_or(trailers);
-    assert!(message.contains("NOT_YOUR_TURN"), "{message}");
+    assert!(message.contains("ERROR_REASON_NOT_YOUR_TURN"), "{message}");
     server.stop().await;
 }
 
@@ -546,7 +579,7 @@ async fn grpc_web_text_round_trip() {
     let server = TestServer::start().await;
     let frame = grpc_web_frame(0, &proto::ListVariantsRequest {}.encode_to_vec());
     let request = http::Request::post(format!(
-        "{}/pips.v1.DominoEngine/ListVariants",
+        "{}/pips.v1.DominoEngineService/ListVariants",
         server.url()
     ))
     .header(header::CONTENT_TYPE, "application/grpc-web-text")
@@ -604,7 +637,7 @@ async fn cors_is_off_unless_origins_are_configured() {
         ..Config::default()
     })
     .await;
-    for path in ["/v1/Play", "/pips.v1.DominoEngine/Play"] {
+    for path in ["/v1/Play", "/pips.v1.DominoEngineService/Play"] {
         let answer = send(preflight(format!("{}{path}", open.url()))).await;
         assert!(answer.status.is_success(), "{path}: {}", answer.status);
         assert_eq!(
@@ -694,7 +727,7 @@ async fn openapi_document_describes_the_served_routes() {
     let document = answer.json();
     assert_eq!(document["openapi"], "3.1.0");
     let paths = document["paths"].as_object().expect("paths");
-    assert_eq!(paths.len(), 5);
+    assert_eq!(paths.len(), 6);
     for (path, item) in paths {
         // Every documented route is served (an empty body is valid for
         // each: it answers or refuses it, never 404).
@@ -717,7 +750,7 @@ async fn openapi_document_describes_the_served_routes() {
     .await;
     let schema =
         &paths["/v1/NewGame"]["post"]["responses"]["200"]["content"]["application/json"]["schema"];
-    check_against_schema(&document, schema, &update, "GameUpdate");
+    check_against_schema(&document, schema, &update, "NewGameResponse");
     let variants = post_json(&format!("{url}/v1/ListVariants"), "")
         .await
         .json();
@@ -814,14 +847,14 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
     let url = server.url();
     for payload in [flipped, trailing, vec![0x0a, 0x40, b'x'], vec![0xff; 9]] {
         let answer = grpc_web_post(
-            &format!("{url}/pips.v1.DominoEngine/NewGame"),
+            &format!("{url}/pips.v1.DominoEngineService/NewGame"),
             "application/grpc-web+proto",
             grpc_web_frame(0, &payload),
         )
         .await;
         assert_eq!(
             grpc_web_status(&answer),
-            ("3".to_owned(), "MALFORMED_REQUEST".to_owned()),
+            ("3".to_owned(), "ERROR_REASON_MALFORMED_REQUEST".to_owned()),
             "{payload:?}"
         );
     }
@@ -838,12 +871,12 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
     );
     assert_eq!(
         grpc_web_status(&answer),
-        ("12".to_owned(), "UNKNOWN_ROUTE".to_owned())
+        ("12".to_owned(), "ERROR_REASON_UNKNOWN_ROUTE".to_owned())
     );
     // An unknown method of the engine: tonic's own UNIMPLEMENTED, in
     // gRPC-Web too.
     let answer = grpc_web_post(
-        &format!("{url}/pips.v1.DominoEngine/Cheat"),
+        &format!("{url}/pips.v1.DominoEngineService/Cheat"),
         "application/grpc-web+proto",
         Vec::new(),
     )

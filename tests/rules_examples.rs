@@ -288,17 +288,23 @@ fn illegal_moves_are_refused_with_a_precise_reason() {
     .with_lead(t(6, 3))
     .game();
     let cases = [
-        (Move::pass(1), "NOT_YOUR_TURN"),
-        (Move::pass(5), "SEAT_OUT_OF_RANGE"),
-        (Move::play(0, t(5, 5), Some(End::Left)), "TILE_NOT_IN_HAND"),
+        (Move::pass(1), "ERROR_REASON_NOT_YOUR_TURN"),
+        (Move::pass(5), "ERROR_REASON_SEAT_OUT_OF_RANGE"),
+        (
+            Move::play(0, t(5, 5), Some(End::Left)),
+            "ERROR_REASON_TILE_NOT_IN_HAND",
+        ),
         (
             Move::play(0, t(2, 0), Some(End::Left)),
-            "DOES_NOT_MATCH_END",
+            "ERROR_REASON_DOES_NOT_MATCH_END",
         ),
-        (Move::play(0, t(6, 1), None), "END_REQUIRED"),
-        (Move::play(0, t(7, 1), Some(End::Left)), "INVALID_TILE"),
-        (Move::draw(0), "MUST_PLAY_NOT_DRAW"),
-        (Move::pass(0), "MUST_PLAY_NOT_PASS"),
+        (Move::play(0, t(6, 1), None), "ERROR_REASON_END_REQUIRED"),
+        (
+            Move::play(0, t(7, 1), Some(End::Left)),
+            "ERROR_REASON_INVALID_TILE",
+        ),
+        (Move::draw(0), "ERROR_REASON_MUST_PLAY_NOT_DRAW"),
+        (Move::pass(0), "ERROR_REASON_MUST_PLAY_NOT_PASS"),
     ];
     for (mv, reason) in cases {
         let error = game.check(mv).expect_err("illegal");

@@ -58,7 +58,7 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     assert!(!state.sealed_seed.is_empty() && !state.tag.is_empty());
     let mv = update.legal_moves[0];
     let play = |state: proto::GameState| proto::PlayRequest {
-        state: Some(state),
+        state_source: Some(state.into()),
         r#move: Some(mv),
         ..Default::default()
     };
@@ -73,7 +73,10 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     let result = engine.play(play(untagged)).await;
     assert_eq!(
         refusal(result),
-        (Code::Unauthenticated, "STATE_TAG_MISSING".to_owned())
+        (
+            Code::Unauthenticated,
+            "ERROR_REASON_STATE_TAG_MISSING".to_owned()
+        )
     );
 
     let mut richer = state.clone();
@@ -81,7 +84,10 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     let result = engine.play(play(richer)).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TAG_INVALID".to_owned()
+        )
     );
 
     // Forge a better hand: swap a tile with the boneyard.
@@ -90,7 +96,10 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     let result = engine.play(play(forged)).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TAG_INVALID".to_owned()
+        )
     );
 
     // A state signed by another server's key.
@@ -98,7 +107,10 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     let result = other.client().await.play(play(state.clone())).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TAG_INVALID".to_owned()
+        )
     );
 
     // A server without a key does not take signed states either.
@@ -106,7 +118,10 @@ async fn signed_states_refuse_missing_and_altered_tags() {
     let result = plain.client().await.play(play(state)).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TAG_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TAG_INVALID".to_owned()
+        )
     );
 }
 
@@ -126,7 +141,7 @@ async fn keyed_deals_cannot_be_predicted_from_the_seed() {
         .new_game(new_game(false))
         .await
         .expect("deal");
-    let hands = |update: proto::GameUpdate| update.state.expect("state").hands;
+    let hands = |update: proto::NewGameResponse| update.state.expect("state").hands;
     assert_ne!(
         hands(keyed_deal.into_inner()),
         hands(plain_deal.into_inner()),
@@ -152,7 +167,7 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     let token = update.state_token.clone();
     let mv = update.legal_moves[0];
     let play = |token: Vec<u8>| proto::PlayRequest {
-        state_token: token,
+        state_source: Some(token.into()),
         r#move: Some(mv),
         ..Default::default()
     };
@@ -172,7 +187,10 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     let result = stranger.client().await.play(play(token.clone())).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TOKEN_INVALID".to_owned()
+        )
     );
 
     // An altered token is refused.
@@ -183,22 +201,10 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     let result = old_addr.client().await.play(play(bent)).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
-    );
-
-    // State and token together are ambiguous.
-    let readable = old_addr
-        .client()
-        .await
-        .new_game(new_game(false))
-        .await
-        .expect("deal");
-    let mut both = play(token.clone());
-    both.state = readable.into_inner().state;
-    let result = old_addr.client().await.play(both).await;
-    assert_eq!(
-        refusal(result),
-        (Code::InvalidArgument, "STATE_CONFLICT".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TOKEN_INVALID".to_owned()
+        )
     );
 
     // A server without a key neither opens a sealed token nor makes one:
@@ -207,7 +213,10 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     let result = plain_addr.client().await.play(play(token.clone())).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TOKEN_INVALID".to_owned()
+        )
     );
     let open = plain_addr
         .client()
@@ -219,7 +228,10 @@ async fn tokens_rotate_and_other_keys_are_refused() {
     let result = old_addr.client().await.play(play(open.state_token)).await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TOKEN_INVALID".to_owned()
+        )
     );
 }
 
@@ -230,16 +242,18 @@ async fn tokens_rotate_and_other_keys_are_refused() {
 async fn open_tokens_play_the_same_match_as_readable_states() {
     let addr = TestServer::start_with(Config::default()).await;
     let mut engine = addr.client().await;
-    let mut readable = engine
+    let mut readable: proto::PlayResponse = engine
         .new_game(new_game(false))
         .await
         .expect("deal")
-        .into_inner();
-    let mut tokened = engine
+        .into_inner()
+        .into();
+    let mut tokened: proto::PlayResponse = engine
         .new_game(new_game(true))
         .await
         .expect("deal")
-        .into_inner();
+        .into_inner()
+        .into();
     let mut calls = 0;
     loop {
         assert!(
@@ -251,28 +265,28 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
             tokened.seat_tokens.is_empty(),
             "no seat tokens without a key"
         );
-        let view_of = |state: Option<proto::GameState>, state_token: Vec<u8>| proto::ViewRequest {
-            state,
-            state_token,
+        let view_of = |source: proto::view_request::StateSource| proto::ViewRequest {
+            state_source: Some(source),
             seat: 1,
         };
         let by_state = engine
-            .view(view_of(readable.state.clone(), Vec::new()))
+            .view(view_of(readable.state.clone().expect("state").into()))
             .await
             .expect("view by state")
             .into_inner();
         let by_token = engine
-            .view(view_of(None, tokened.state_token.clone()))
+            .view(view_of(tokened.state_token.clone().into()))
             .await
             .expect("view by token")
             .into_inner();
         assert_eq!(by_state, by_token, "after {calls} calls");
-        let what = |u: &proto::GameUpdate| {
+        let what = |u: &proto::PlayResponse| {
             (
                 u.events.clone(),
                 u.score_change.clone(),
                 u.to_act,
                 u.legal_moves.clone(),
+                u.match_digest.clone(),
             )
         };
         assert_eq!(what(&readable), what(&tokened), "after {calls} calls");
@@ -285,7 +299,7 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
         };
         readable = engine
             .play(proto::PlayRequest {
-                state: Some(state),
+                state_source: Some(state.into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
@@ -294,7 +308,7 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
             .into_inner();
         tokened = engine
             .play(proto::PlayRequest {
-                state_token: tokened.state_token,
+                state_source: Some(tokened.state_token.into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
@@ -311,8 +325,7 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
     packed.boneyard.push(200);
     let result = engine
         .legal_moves(proto::LegalMovesRequest {
-            state_token: packed.encode_to_vec(),
-            ..Default::default()
+            state_source: Some(packed.encode_to_vec().into()),
         })
         .await;
     let status = result.expect_err("refused");
@@ -321,7 +334,7 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
         .error_info()
         .expect("info")
         .clone();
-    assert_eq!(info.reason, "INVALID_TILE");
+    assert_eq!(info.reason, "ERROR_REASON_INVALID_TILE");
     let field = status
         .get_error_details()
         .bad_request()
@@ -335,13 +348,15 @@ async fn open_tokens_play_the_same_match_as_readable_states() {
     );
     let result = engine
         .legal_moves(proto::LegalMovesRequest {
-            state_token: b"not a state".to_vec(),
-            ..Default::default()
+            state_source: Some(b"not a state".to_vec().into()),
         })
         .await;
     assert_eq!(
         refusal(result),
-        (Code::InvalidArgument, "STATE_TOKEN_INVALID".to_owned())
+        (
+            Code::InvalidArgument,
+            "ERROR_REASON_STATE_TOKEN_INVALID".to_owned()
+        )
     );
 }
 
@@ -365,9 +380,8 @@ async fn a_seat_token_sees_and_moves_only_its_own_seat() {
         for (seat, token) in tokens.iter().enumerate() {
             let view = engine
                 .view(proto::ViewRequest {
-                    state_token: token.clone(),
+                    state_source: Some(token.clone().into()),
                     seat: seat as u32,
-                    ..Default::default()
                 })
                 .await
                 .expect("own view")
@@ -376,14 +390,16 @@ async fn a_seat_token_sees_and_moves_only_its_own_seat() {
             let other = (seat as u32 + 1) % 3;
             let result = engine
                 .view(proto::ViewRequest {
-                    state_token: token.clone(),
+                    state_source: Some(token.clone().into()),
                     seat: other,
-                    ..Default::default()
                 })
                 .await;
             assert_eq!(
                 refusal(result),
-                (Code::PermissionDenied, "SEAT_NOT_PERMITTED".to_owned())
+                (
+                    Code::PermissionDenied,
+                    "ERROR_REASON_SEAT_NOT_PERMITTED".to_owned()
+                )
             );
         }
         for (i, a) in seen.iter().enumerate() {
@@ -395,8 +411,7 @@ async fn a_seat_token_sees_and_moves_only_its_own_seat() {
         let own = tokens[to_act as usize].clone();
         let moves = engine
             .legal_moves(proto::LegalMovesRequest {
-                state_token: own.clone(),
-                ..Default::default()
+                state_source: Some(own.clone().into()),
             })
             .await
             .expect("moves")
@@ -406,18 +421,21 @@ async fn a_seat_token_sees_and_moves_only_its_own_seat() {
         let stranger = tokens[((to_act + 1) % 3) as usize].clone();
         let result = engine
             .play(proto::PlayRequest {
-                state_token: stranger,
+                state_source: Some(stranger.into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
             .await;
         assert_eq!(
             refusal(result),
-            (Code::PermissionDenied, "SEAT_NOT_PERMITTED".to_owned())
+            (
+                Code::PermissionDenied,
+                "ERROR_REASON_SEAT_NOT_PERMITTED".to_owned()
+            )
         );
         let answer = engine
             .play(proto::PlayRequest {
-                state_token: own,
+                state_source: Some(own.into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
@@ -432,7 +450,7 @@ async fn a_seat_token_sees_and_moves_only_its_own_seat() {
         // everyone's next tokens.
         let backend = engine
             .play(proto::PlayRequest {
-                state_token: full_token.clone(),
+                state_source: Some(full_token.clone().into()),
                 r#move: Some(mv),
                 ..Default::default()
             })
@@ -476,10 +494,14 @@ async fn oversized_requests_and_overload_are_refused() {
         .expect("deal")
         .into_inner();
     let mut state = update.state.expect("state");
-    state.history = vec![1; 4096];
+    let pass = proto::HistoryEntry {
+        seat: 0,
+        action: Some(proto::history_entry::Action::Pass(proto::Pass {})),
+    };
+    state.history = vec![pass; 4096];
     let result = engine
         .play(proto::PlayRequest {
-            state: Some(state),
+            state_source: Some(state.into()),
             r#move: Some(update.legal_moves[0]),
             ..Default::default()
         })

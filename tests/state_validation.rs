@@ -45,32 +45,32 @@ fn reachable_states_are_accepted() {
 fn rules_and_players() {
     let mut setup = fresh();
     setup.players = 9;
-    assert_refused(setup, "INVALID_RULES", "players");
+    assert_refused(setup, "ERROR_REASON_INVALID_RULES", "players");
     let mut setup = fresh();
     setup.rules.hand_size = 0;
-    assert_refused(setup, "INVALID_RULES", "rules.hand_size");
+    assert_refused(setup, "ERROR_REASON_INVALID_RULES", "rules.hand_size");
     let mut setup = fresh();
     setup.rules.partnerships = true;
-    assert_refused(setup, "INVALID_RULES", "rules.partnerships");
+    assert_refused(setup, "ERROR_REASON_INVALID_RULES", "rules.partnerships");
 }
 
 #[test]
 fn counts_of_hands_and_scores() {
     let mut setup = fresh();
     setup.hands.push(Vec::new());
-    assert_refused(setup, "INCONSISTENT_STATE", "hands");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "hands");
     let mut setup = fresh();
     setup.scores.push(0);
-    assert_refused(setup, "INCONSISTENT_STATE", "scores");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "scores");
     let mut setup = fresh();
     setup.scores[1] = -5;
-    assert_refused(setup, "INCONSISTENT_STATE", "scores[1]");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "scores[1]");
     let mut setup = fresh();
     setup.hand_number = 0;
-    assert_refused(setup, "INCONSISTENT_STATE", "hand_number");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "hand_number");
     let mut setup = fresh();
     setup.hand_number = pips::rules::game::MAX_HANDS + 1;
-    assert_refused(setup, "INCONSISTENT_STATE", "hand_number");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "hand_number");
 }
 
 #[test]
@@ -78,17 +78,17 @@ fn every_tile_exactly_once() {
     let mut setup = fresh();
     let copy = setup.hands[0][0];
     setup.hands[1].push(copy);
-    assert_refused(setup, "TILE_DUPLICATED", "hands[1].tiles[7]");
+    assert_refused(setup, "ERROR_REASON_TILE_DUPLICATED", "hands[1].tiles[7]");
     let mut setup = fresh();
     setup.boneyard.pop();
-    assert_refused(setup, "TILE_MISSING", "");
+    assert_refused(setup, "ERROR_REASON_TILE_MISSING", "");
     let mut setup = fresh();
     setup.boneyard[3] = Tile::new(9, 9);
-    assert_refused(setup, "INVALID_TILE", "boneyard[3]");
+    assert_refused(setup, "ERROR_REASON_INVALID_TILE", "boneyard[3]");
     let mut setup = underway();
     let lead = setup.lead.expect("lead");
     setup.boneyard.push(lead);
-    assert_refused(setup, "TILE_DUPLICATED", "layout.lead");
+    assert_refused(setup, "ERROR_REASON_TILE_DUPLICATED", "layout.lead");
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn layout_connections() {
     setup.left = vec![flipped];
     setup.right.clear();
     let (reason, field) = refused(setup);
-    assert_eq!(reason, "LAYOUT_MISMATCH");
+    assert_eq!(reason, "ERROR_REASON_LAYOUT_MISMATCH");
     assert_eq!(field, "layout.left[0]");
 
     let mut setup = fresh();
@@ -120,49 +120,84 @@ fn layout_connections() {
         inner: tile.high(),
         outer: tile.low(),
     });
-    assert_refused(setup, "LAYOUT_MISMATCH", "layout.right");
+    assert_refused(setup, "ERROR_REASON_LAYOUT_MISMATCH", "layout.right");
 }
 
 #[test]
 fn seats_in_range() {
     let mut setup = fresh();
     setup.to_act = 2;
-    assert_refused(setup, "SEAT_OUT_OF_RANGE", "to_act");
+    assert_refused(setup, "ERROR_REASON_SEAT_OUT_OF_RANGE", "to_act");
     let mut setup = fresh();
     setup.hand_leader = 300;
-    assert_refused(setup, "SEAT_OUT_OF_RANGE", "hand_leader");
+    assert_refused(setup, "ERROR_REASON_SEAT_OUT_OF_RANGE", "hand_leader");
     let mut setup = underway();
     setup.history[0].mv.seat = 3;
-    assert_refused(setup, "SEAT_OUT_OF_RANGE", "history[0].move.seat");
+    assert_refused(setup, "ERROR_REASON_SEAT_OUT_OF_RANGE", "history[0].seat");
 }
 
 #[test]
-fn history_hands_in_order_and_tiles_in_the_set() {
+fn the_hands_history_plays_and_draws_each_tile_once() {
+    let entry = |seat, action, drawn| HistoryEntry {
+        mv: Move { seat, action },
+        drawn,
+    };
     let mut setup = underway();
-    setup.history[1].hand = 2;
-    assert_refused(setup, "INCONSISTENT_STATE", "history[1].hand");
+    let first = setup.history[0];
+    setup.history.push(first);
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[2].play.tile",
+    );
     let mut setup = underway();
-    setup.history.push(HistoryEntry {
-        hand: 1,
-        mv: Move {
-            seat: 0,
-            action: Action::Play {
-                tile: Tile::new(7, 7),
-                end: None,
-            },
-        },
-    });
-    assert_refused(setup, "INVALID_TILE", "history[2].move.play.tile");
+    let lead = Action::Play {
+        tile: Tile::new(7, 7),
+        end: None,
+    };
+    setup.history.push(entry(0, lead, None));
+    assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].play.tile");
+    // A draw names a tile its drawer holds (or has placed), once.
+    let mut setup = underway();
+    let own = setup.hands[0][0];
+    let theirs = setup.hands[1][0];
+    setup.history.push(entry(0, Action::Draw, Some(own)));
+    assert!(
+        Game::from_setup(setup.clone()).is_ok(),
+        "a draw of a held tile"
+    );
+    setup.history.push(entry(0, Action::Draw, Some(own)));
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[3].draw.tile",
+    );
+    let mut setup = underway();
+    setup.history.push(entry(0, Action::Draw, Some(theirs)));
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[2].draw.tile",
+    );
+    let mut setup = underway();
+    setup
+        .history
+        .push(entry(0, Action::Draw, Some(Tile::new(9, 0))));
+    assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].draw.tile");
+    // A draw recorded without its tile (a position set up by hand) is read.
+    let mut setup = underway();
+    setup.history.push(entry(1, Action::Draw, None));
+    assert!(Game::from_setup(setup).is_ok());
 }
 
 #[test]
 fn phase_and_result() {
     let mut setup = fresh();
     setup.outcome = Some(Outcome::Winner(2));
-    assert_refused(setup, "INCONSISTENT_STATE", "result.winner");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "result.winner");
     let mut setup = fresh();
     setup.scores[0] = 250;
-    assert_refused(setup, "INCONSISTENT_STATE", "scores[0]");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "scores[0]");
     let mut setup = fresh();
     setup.outcome = Some(Outcome::Winner(0));
     setup.scores[0] = 250;
@@ -173,7 +208,7 @@ fn phase_and_result() {
     let mut setup = fresh();
     let hand = std::mem::take(&mut setup.hands[1]);
     setup.boneyard.extend(hand);
-    assert_refused(setup, "INCONSISTENT_STATE", "hands[1]");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "hands[1]");
 }
 
 #[test]
@@ -204,17 +239,17 @@ fn a_blocked_table_in_play_is_refused() {
         setup.hands.iter().all(|hand| !hand.is_empty()),
         "this seed leaves unplayable tiles in both hands"
     );
-    assert_refused(setup, "INCONSISTENT_STATE", "layout");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "layout");
 }
 
 #[test]
 fn leads() {
     let mut setup = fresh();
     setup.to_act = 1 - setup.to_act;
-    assert_refused(setup, "INCONSISTENT_STATE", "to_act");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "to_act");
     let mut setup = fresh();
     setup.required_lead = None;
-    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "required_lead");
     let mut setup = fresh();
     let seat = setup.to_act as usize;
     let other = setup.hands[seat]
@@ -223,10 +258,10 @@ fn leads() {
         .find(|&t| Some(t) != setup.required_lead)
         .expect("another tile");
     setup.required_lead = Some(other);
-    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "required_lead");
     let mut setup = underway();
     setup.required_lead = setup.hands[0].first().copied();
-    assert_refused(setup, "INCONSISTENT_STATE", "required_lead");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "required_lead");
 }
 
 /// A fresh 2-player game of `variant`, as a setup.
@@ -248,15 +283,15 @@ fn spinner_and_turn_state() {
     } else {
         Some(pips::rules::SpinnerAt::Lead)
     };
-    assert_refused(setup, "LAYOUT_MISMATCH", "layout.spinner");
+    assert_refused(setup, "ERROR_REASON_LAYOUT_MISMATCH", "layout.spinner");
 
     let mut setup = fresh_of("threes", 2);
     setup.spinner = Some(pips::rules::SpinnerAt::Lead);
-    assert_refused(setup, "LAYOUT_MISMATCH", "layout.spinner");
+    assert_refused(setup, "ERROR_REASON_LAYOUT_MISMATCH", "layout.spinner");
 
     let mut setup = fresh_of("muggins", 2);
     setup.drew_this_turn = true;
-    assert_refused(setup, "INCONSISTENT_STATE", "drew_this_turn");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "drew_this_turn");
 
     // Subtractive scoring may go below 0; other scoring may not.
     let mut setup = fresh_of("seven_rocks", 4);
@@ -278,13 +313,17 @@ fn history_names_the_tiles_on_the_table() {
     if let Action::Play { tile, .. } = &mut last_play.mv.action {
         *tile = elsewhere;
     }
-    assert_refused(setup, "INCONSISTENT_STATE", "history");
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "history");
 
     // The same tile played twice in one hand.
     let mut setup = underway();
     let first = setup.history[0];
     setup.history.push(first);
-    assert_refused(setup, "INCONSISTENT_STATE", "history[2]");
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[2].play.tile",
+    );
 
     // A state with no history, or part of one (a position set up by hand,
     // and the moves since), is read.
@@ -314,6 +353,6 @@ fn the_variant_label_is_short_printable_text() {
     ] {
         let mut setup = fresh();
         setup.variant = label;
-        assert_refused(setup, "VARIANT_LABEL_INVALID", "variant");
+        assert_refused(setup, "ERROR_REASON_VARIANT_LABEL_INVALID", "variant");
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use clap::ValueEnum;
-use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
 use pips::proto::{self, NewGameRequest, PlayRequest};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -116,11 +116,12 @@ async fn slow_streams(
         else {
             break;
         };
-        let request =
-            http::Request::post(format!("http://{addr}/pips.v1.DominoEngine/ListVariants"))
-                .header("content-type", "application/grpc")
-                .header("te", "trailers")
-                .body(())?;
+        let request = http::Request::post(format!(
+            "http://{addr}/pips.v1.DominoEngineService/ListVariants"
+        ))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())?;
         let (answer, mut body) = sender.send_request(request, false)?;
         body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)?;
         answers.push(answer);
@@ -188,7 +189,7 @@ impl Calls {
 /// A well-behaved client on its own connection: plays muggins matches move
 /// by move, recording every call into `calls` until `stop`.
 pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mutex<Calls>>) {
-    let mut engine = DominoEngineClient::new(channel);
+    let mut engine = DominoEngineServiceClient::new(channel);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let record = |started: Instant, ok: bool| {
         if let Ok(mut calls) = calls.lock() {
@@ -213,13 +214,13 @@ pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mu
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
-        let mut update: proto::GameUpdate = deal.into_inner();
+        let mut update: proto::PlayResponse = deal.into_inner().into();
         while Instant::now() < stop && !update.legal_moves.is_empty() {
             let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
             let started = Instant::now();
             let answer = engine
                 .play(PlayRequest {
-                    state: update.state.clone(),
+                    state_source: update.state.clone().map(Into::into),
                     r#move: Some(mv),
                     ..Default::default()
                 })

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Start the server with a state key (`PIPS_STATE_KEY`) to exercise tags:
-//! tampered states must then be refused as STATE_TAG_INVALID. With
+//! tampered states must then be refused as ERROR_REASON_STATE_TAG_INVALID. With
 //! `--tokens` the clients pass state tokens instead of readable states:
 //! sealed ones (a key; any altered byte must be refused) or open ones (no
 //! key; broken packed states and garbage must be refused).
@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
+use pips::proto::play_request::StateSource;
 use pips::proto::{self, NewGameRequest, PackedState, PlayRequest};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
@@ -94,8 +95,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 /// One way of breaking a valid request that carries a token. A sealed
 /// token must refuse any altered byte; an open one is a packed state anyone
 /// may rewrite, so it is broken in ways no consistent game allows.
-fn break_token(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
-    let token = &mut request.state_token;
+fn break_token(token: &mut Vec<u8>, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
     if keyed {
         let at = rng.random_range(0..token.len().max(1));
         if let Some(byte) = token.get_mut(at) {
@@ -136,11 +136,10 @@ fn break_token(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> 
 
 /// One way of breaking a valid request.
 fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -> &'static str {
-    if !request.state_token.is_empty() {
-        return break_token(request, rng, keyed);
-    }
-    let Some(state) = request.state.as_mut() else {
-        return "none";
+    let state = match request.state_source.as_mut() {
+        Some(StateSource::StateToken(token)) => return break_token(token, rng, keyed),
+        Some(StateSource::State(state)) => state,
+        None => return "none",
     };
     let kinds = if keyed { 0..6 } else { 2..6 };
     match rng.random_range(kinds) {
@@ -178,7 +177,7 @@ fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -
             "seat"
         }
         _ => {
-            request.state = None;
+            request.state_source = None;
             "missing state"
         }
     }
@@ -186,7 +185,7 @@ fn break_request(request: &mut PlayRequest, rng: &mut ChaCha8Rng, keyed: bool) -
 
 async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally>, args: Args) {
     let keyed = args.keyed;
-    let mut engine = DominoEngineClient::new(channel);
+    let mut engine = DominoEngineServiceClient::new(channel);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     'matches: while Instant::now() < deadline {
         let deal = engine
@@ -197,8 +196,8 @@ async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally
                 ..Default::default()
             })
             .await;
-        let mut update = match deal {
-            Ok(update) => update.into_inner(),
+        let mut update: proto::PlayResponse = match deal {
+            Ok(update) => update.into_inner().into(),
             Err(status) if status.code() == Code::ResourceExhausted => {
                 tally.shed.fetch_add(1, Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(5)).await;
@@ -210,14 +209,17 @@ async fn client(channel: Channel, seed: u64, deadline: Instant, tally: Arc<Tally
             }
         };
         while Instant::now() < deadline {
-            let has_state = update.state.is_some() || !update.state_token.is_empty();
-            if !has_state || update.legal_moves.is_empty() {
+            let source = match update.state.clone() {
+                Some(state) => state.into(),
+                None if !update.state_token.is_empty() => update.state_token.clone().into(),
+                None => continue 'matches,
+            };
+            if update.legal_moves.is_empty() {
                 continue 'matches;
             }
             let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
             let valid = PlayRequest {
-                state: update.state.clone(),
-                state_token: update.state_token.clone(),
+                state_source: Some(source),
                 r#move: Some(mv),
                 ..Default::default()
             };

@@ -40,7 +40,12 @@ pub enum TilePlace {
         index: usize,
     },
     /// The tile played by move `index` of the history.
-    History {
+    Played {
+        /// The move's position in the history, oldest first.
+        index: usize,
+    },
+    /// The tile drawn by move `index` of the history.
+    Drawn {
         /// The move's position in the history, oldest first.
         index: usize,
     },
@@ -53,7 +58,8 @@ impl fmt::Display for TilePlace {
             TilePlace::Boneyard { index } => write!(f, "tile {index} of the boneyard"),
             TilePlace::Lead => write!(f, "the lead"),
             TilePlace::Arm { end, index } => write!(f, "tile {index} of the {} arm", end.name()),
-            TilePlace::History { index } => write!(f, "the tile of history move {index}"),
+            TilePlace::Played { index } => write!(f, "the tile of history move {index}"),
+            TilePlace::Drawn { index } => write!(f, "the tile drawn by history move {index}"),
         }
     }
 }
@@ -299,30 +305,26 @@ pub enum SetupError {
         /// Sides in the game.
         sides: u8,
     },
-    /// A history move's hand is before the previous move's or after the
-    /// current hand.
-    #[error(
-        "history move {index}: hand {hand} is out of order (previous {previous}, current {current})"
-    )]
-    HistoryOutOfOrder {
-        /// The move's position in the history.
-        index: usize,
-        /// Its hand.
-        hand: u32,
-        /// The previous move's hand (0 before the first).
-        previous: u32,
-        /// The current hand.
-        current: u32,
-    },
-    /// The history plays one tile twice in one hand.
-    #[error("history move {index}: {tile} is played twice in hand {hand}")]
+    /// The history plays one tile twice.
+    #[error("history move {index}: {tile} is played twice in this hand")]
     PlayedTwice {
         /// The second move playing it.
         index: usize,
         /// The tile.
         tile: Tile,
-        /// The hand.
-        hand: u32,
+    },
+    /// A history draw names a tile drawn before, or one that is neither in
+    /// the drawer's hand nor on the table.
+    #[error(
+        "history move {index}: seat {seat} drew {tile}, which is drawn twice or neither in its hand nor on the table"
+    )]
+    DrawnTileElsewhere {
+        /// The draw's position in the history.
+        index: usize,
+        /// The tile.
+        tile: Tile,
+        /// The seat that drew it.
+        seat: Seat,
     },
     /// The history plays a tile in this hand that is not on the layout.
     #[error("the history plays {tile} in this hand, but it is not on the layout")]

@@ -1,8 +1,9 @@
 //! What happens while a move is applied, and how a hand or match ends.
 
 use super::end::End;
+use super::layout::Layout;
 use super::moves::Seat;
-use super::tile::Tile;
+use super::tile::{Tile, TileSet};
 
 /// A side number (a seat, or a partnership).
 pub type Side = u8;
@@ -112,10 +113,18 @@ pub enum Event {
         end: HandEnd,
         /// The side that won it, if any.
         winner: Option<Side>,
+        /// The seat that placed the hand's last tile, if one did (for a
+        /// blocked hand: who "made the fish").
+        last_placer: Option<Seat>,
         /// Pips left per seat.
         pips: Vec<u32>,
         /// Settlement per side.
         settlement: Vec<i32>,
+        /// The table as the hand finished.
+        layout: Layout,
+        /// The tiles each seat held as the hand finished (public now: they
+        /// are turned face up).
+        hands: Vec<TileSet>,
     },
     /// A new hand was dealt.
     HandDealt {

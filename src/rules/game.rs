@@ -9,6 +9,7 @@ use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
 use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError};
+use super::record::MatchDigest;
 use super::scoring::in_play_points;
 use super::tile::{Tile, TileSet};
 
@@ -17,17 +18,18 @@ use super::tile::{Tile, TileSet};
 /// history of the wire format).
 pub const MAX_HANDS: u32 = 100_000;
 
-/// Moves a new game's history holds before it must grow: more than a
-/// typical match of any preset, so moves do not allocate.
-const HISTORY_RESERVE: usize = 1024;
+/// Moves a game's history holds before it must grow: more than a hand of
+/// the largest set can take, so moves do not allocate.
+const HISTORY_RESERVE: usize = 256;
 
-/// A move as kept in a game's history.
+/// A move of the current hand, as kept in a game's history.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct HistoryEntry {
-    /// The hand (1-based) it was made in.
-    pub hand: u32,
     /// The move.
     pub mv: Move,
+    /// For a draw, the tile drawn, when known (a state set up by hand may
+    /// leave it out).
+    pub drawn: Option<Tile>,
 }
 
 /// What a checked [`Game::play`] reports.
@@ -72,12 +74,16 @@ pub struct Game {
     pub(super) drew_this_turn: bool,
     /// `Some` once the match is over.
     pub(super) outcome: Option<Outcome>,
-    /// Every move so far.
+    /// The current hand's moves (once the match is over, its last hand's).
     pub(super) history: Vec<HistoryEntry>,
+    /// The running digest of every move of the match, advanced by
+    /// [`Game::play`].
+    pub(super) digest: MatchDigest,
 }
 
 impl Game {
-    /// Deals the first hand of a new match.
+    /// Deals the first hand of a new match. Its record's digest commits to
+    /// the seed's own bytes (see [`Game::new_committed`]).
     ///
     /// ```
     /// use pips::rules::{Game, presets::preset};
@@ -96,6 +102,23 @@ impl Game {
         players: u8,
         seed: u64,
     ) -> Result<(Game, Vec<Event>), RulesError> {
+        Game::new_committed(variant, rules, players, seed, &seed.to_le_bytes())
+    }
+
+    /// [`Game::new`], with the record's digest committing to
+    /// `seed_commitment` instead of the seed: a server that keeps the seed
+    /// secret commits to it with a key, so that the digest, which travels
+    /// in the open, reveals nothing of the deals.
+    ///
+    /// # Errors
+    /// When the rules cannot be played by `players` seats.
+    pub fn new_committed(
+        variant: &str,
+        rules: Rules,
+        players: u8,
+        seed: u64,
+        seed_commitment: &[u8],
+    ) -> Result<(Game, Vec<Event>), RulesError> {
         rules.validate(players)?;
         let mut game = Game {
             variant: variant.to_owned(),
@@ -113,6 +136,7 @@ impl Game {
             drew_this_turn: false,
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
+            digest: MatchDigest::start(&rules, players, seed_commitment),
         };
         let mut events = Vec::new();
         game.start_hand(1, None, &mut events);
@@ -229,10 +253,18 @@ impl Game {
         self.outcome
     }
 
-    /// Every move so far, oldest first.
+    /// The current hand's moves (once the match is over, its last hand's),
+    /// oldest first.
     #[must_use]
     pub fn history(&self) -> &[HistoryEntry] {
         &self.history
+    }
+
+    /// The running digest of every move of the match (see
+    /// [`record`](super::record)).
+    #[must_use]
+    pub fn digest(&self) -> MatchDigest {
+        self.digest
     }
 
     /// The parts of the rules that shape the layout.
@@ -391,7 +423,8 @@ impl Game {
         }
     }
 
-    /// Plays `mv` if it is legal; the game is unchanged when it is not.
+    /// Plays `mv` if it is legal, advancing the match digest; the game is
+    /// unchanged when it is not.
     ///
     /// ```
     /// use pips::rules::{Game, Move, PlayError, presets::preset};
@@ -408,6 +441,7 @@ impl Game {
     /// Why the move is not legal now (see [`Game::check`]).
     pub fn play(&mut self, mv: Move) -> Result<Report, PlayError> {
         self.check(mv)?;
+        self.digest = self.digest.then(self.hand_number, mv);
         let before = self.scores;
         let mut events = Vec::new();
         self.play_unchecked_with(mv, &mut events);
@@ -424,7 +458,8 @@ impl Game {
     }
 
     /// Plays a move known to be legal (from [`Game::legal_moves`]), without
-    /// checking and without reporting events. An illegal move leaves the game
+    /// checking, without reporting events and without advancing the match
+    /// digest (simulations keep no record). An illegal move leaves the game
     /// in an unspecified but memory-safe state.
     pub fn play_unchecked(&mut self, mv: Move) {
         self.play_unchecked_with(mv, &mut ());
@@ -433,10 +468,7 @@ impl Game {
     /// [`Game::play_unchecked`], reporting events to `sink`.
     pub fn play_unchecked_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
-        self.history.push(HistoryEntry {
-            hand: self.hand_number,
-            mv,
-        });
+        self.history.push(HistoryEntry { mv, drawn: None });
         match mv.action {
             Action::Play { tile, end } => {
                 let closing = self.is_closing(tile);
@@ -496,6 +528,9 @@ impl Game {
                 if let Some(tile) = self.boneyard.pop() {
                     if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                         hand.insert(tile);
+                    }
+                    if let Some(entry) = self.history.last_mut() {
+                        entry.drawn = Some(tile);
                     }
                     self.drew_this_turn = self.rules.draw == DrawRule::OneThenPass;
                     sink.record(|| Event::TileDrawn {
@@ -562,6 +597,7 @@ impl Game {
         self.hand_number = hand_number;
         self.hands = dealt.hands;
         self.layout.clear();
+        self.history.clear();
         self.drew_this_turn = false;
         self.to_act = leader;
         self.hand_leader = leader;

@@ -14,6 +14,8 @@
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
 //!   side is credited, exact targets.
+//! - [`record`]: the match record's digest ([`MatchDigest`]), a hash
+//!   chain over the rules, the seed and every move.
 //! - [`view`]: what one seat may see ([`View`], [`Event::seen_by`]).
 //! - [`setup`]: an unvalidated [`Setup`] and the checked constructor
 //!   [`Game::from_setup`].
@@ -30,6 +32,7 @@ pub mod layout;
 pub mod moves;
 pub mod options;
 pub mod presets;
+pub mod record;
 pub mod scoring;
 pub mod settle;
 pub mod setup;
@@ -47,6 +50,7 @@ pub use options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
     MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement,
 };
+pub use record::MatchDigest;
 pub use setup::Setup;
 pub use tile::{Tile, TileSet};
 pub use view::View;

@@ -94,14 +94,19 @@ impl Game {
         unique_min(&totals[..usize::from(self.sides())])
     }
 
-    /// The seat that placed the last tile of this hand ("made the fish").
-    fn last_placer(&self) -> Seat {
+    /// The seat that placed the last tile of this hand, if one did.
+    pub(super) fn last_placer_if_any(&self) -> Option<Seat> {
         self.history
             .iter()
             .rev()
-            .take_while(|entry| entry.hand == self.hand_number)
             .find(|entry| matches!(entry.mv.action, Action::Play { .. }))
-            .map_or(self.to_act, |entry| entry.mv.seat)
+            .map(|entry| entry.mv.seat)
+    }
+
+    /// The seat that placed the last tile of this hand ("made the fish"),
+    /// else the seat to act.
+    fn last_placer(&self) -> Seat {
+        self.last_placer_if_any().unwrap_or(self.to_act)
     }
 
     /// The side that won a hand ending in `end`: the seat that went out or
@@ -226,8 +231,11 @@ impl Game {
             hand: self.hand_number,
             end,
             winner,
+            last_placer: self.last_placer_if_any(),
             pips: self.pips_by_seat(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
+            layout: self.layout.clone(),
+            hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {
             if void_settlement || self.overshoots(credit.side, credit.points) {

@@ -9,6 +9,7 @@ use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
 use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules};
+use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
 
 /// A state as a client sent it: nothing here has been checked. Seats are
@@ -53,8 +54,11 @@ pub struct Setup {
     pub drew_this_turn: bool,
     /// `Some` once the match is over.
     pub outcome: Option<Outcome>,
-    /// Every move so far.
+    /// The current hand's moves (once the match is over, its last hand's).
     pub history: Vec<HistoryEntry>,
+    /// The running digest of the match's moves (carried, not checked: the
+    /// earlier hands it vouches for are not in the state).
+    pub digest: MatchDigest,
 }
 
 impl From<&Game> for Setup {
@@ -83,6 +87,7 @@ impl From<&Game> for Setup {
             drew_this_turn: game.drew_this_turn(),
             outcome: game.outcome(),
             history: game.history().to_vec(),
+            digest: game.digest(),
         }
     }
 }
@@ -134,7 +139,8 @@ impl Game {
     /// (every tile of the set exactly once across hands, boneyard and
     /// layout); the layout (every touching pair of halves, the spinner, the
     /// order arms grow in); the seats named (to act, leader, winner); the
-    /// history (seats, hand numbers, each tile played once a hand and on the
+    /// history of the hand (seats, each tile played once and on the table,
+    /// each drawn tile drawn once and still held by its drawer or on the
     /// table); and the phase (a match in play has no empty hand, no side at
     /// its target and no blocked table, and its forced lead is the one the
     /// rules force, held by the seat to act).
@@ -172,6 +178,7 @@ impl Game {
             drew_this_turn: setup.drew_this_turn,
             outcome: setup.outcome,
             history: setup.history,
+            digest: setup.digest,
         };
         game.check_phase()?;
         Ok(game)
@@ -353,57 +360,58 @@ fn check_seats(setup: &Setup, players: u8) -> Result<(Seat, Seat), SetupError> {
     Ok((to_act, hand_leader))
 }
 
-/// The history: every move by a seat of the game, hands in order up to the
-/// current one, no tile played twice in a hand, and every tile played in
-/// the current hand on the table. (The history may lack moves: a position
-/// set up by hand has none for the tiles it started with.)
+/// The current hand's history: every move by a seat of the game, no tile
+/// played twice, every tile played on the table, and every tile drawn
+/// drawn once and now in its drawer's hand or on the table. (The history
+/// may lack moves: a position set up by hand has none for the tiles it
+/// started with.)
 fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), SetupError> {
     let max_pip = setup.rules.max_pip;
-    let mut last_hand = 0;
-    let mut played_this_hand = TileSet::EMPTY;
+    let on_table: TileSet = layout.tiles().collect();
+    let mut played = TileSet::EMPTY;
+    let mut drawn = TileSet::EMPTY;
     for (index, entry) in setup.history.iter().enumerate() {
         // (Errors are built only when needed: this loop runs for every
-        // move of the match on every call.)
-        if entry.mv.seat >= players {
+        // move of the hand on every call.)
+        let mover = entry.mv.seat;
+        if mover >= players {
             let role = SeatRole::Mover { index };
-            seat(u32::from(entry.mv.seat), role, players)?;
+            seat(u32::from(mover), role, players)?;
         }
-        if entry.hand < last_hand || entry.hand > setup.hand_number {
-            return Err(SetupError::HistoryOutOfOrder {
-                index,
-                hand: entry.hand,
-                previous: last_hand,
-                current: setup.hand_number,
+        let ((Action::Play { tile, .. }, _) | (Action::Draw, Some(tile))) =
+            (entry.mv.action, entry.drawn)
+        else {
+            continue;
+        };
+        let is_draw = matches!(entry.mv.action, Action::Draw);
+        if !tile.fits_set(max_pip) {
+            return Err(SetupError::InvalidTile {
+                at: if is_draw {
+                    TilePlace::Drawn { index }
+                } else {
+                    TilePlace::Played { index }
+                },
+                tile,
+                max_pip,
             });
         }
-        if entry.hand != last_hand {
-            played_this_hand = TileSet::EMPTY;
-        }
-        last_hand = entry.hand;
-        if let Action::Play { tile, .. } = entry.mv.action {
-            if !tile.fits_set(max_pip) {
-                return Err(SetupError::InvalidTile {
-                    at: TilePlace::History { index },
-                    tile,
-                    max_pip,
-                });
-            }
-            if !played_this_hand.insert(tile) {
-                return Err(SetupError::PlayedTwice {
+        if is_draw {
+            let held = setup
+                .hands
+                .get(usize::from(mover))
+                .is_some_and(|hand| hand.contains(&tile));
+            if !drawn.insert(tile) || !(held || on_table.contains(tile)) {
+                return Err(SetupError::DrawnTileElsewhere {
                     index,
                     tile,
-                    hand: entry.hand,
+                    seat: mover,
                 });
             }
+        } else if !played.insert(tile) {
+            return Err(SetupError::PlayedTwice { index, tile });
         }
     }
-    let current = if last_hand == setup.hand_number {
-        played_this_hand
-    } else {
-        TileSet::EMPTY
-    };
-    let on_table: TileSet = layout.tiles().collect();
-    match current.minus(on_table).iter().next() {
+    match played.minus(on_table).iter().next() {
         Some(tile) => Err(SetupError::PlayedButNotOnLayout { tile }),
         None => Ok(()),
     }

@@ -10,6 +10,7 @@ use super::game::{Game, HistoryEntry};
 use super::layout::Layout;
 use super::moves::{Move, Seat};
 use super::options::Rules;
+use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
 
 /// One seat's information about a game.
@@ -151,11 +152,20 @@ impl<'a> View<'a> {
             .filter(|_| self.game.hand_leader() == self.seat)
     }
 
-    /// Every move so far, oldest first. A move names no drawn tile, so the
-    /// history is public.
+    /// The current hand's moves (once the match is over, its last hand's),
+    /// oldest first, with no drawn tile named: the public history.
     #[must_use]
-    pub fn history(&self) -> &'a [HistoryEntry] {
-        self.game.history()
+    pub fn history(&self) -> impl ExactSizeIterator<Item = HistoryEntry> + 'a {
+        self.game.history().iter().map(|&entry| HistoryEntry {
+            drawn: None,
+            ..entry
+        })
+    }
+
+    /// The running digest of the match's moves (public).
+    #[must_use]
+    pub fn digest(&self) -> MatchDigest {
+        self.game.digest()
     }
 
     /// The seat's legal moves: none unless it is to act.

@@ -243,7 +243,10 @@ mod tests {
         let grpc = call(guarded(0, Duration::ZERO), "application/grpc", None, "").await;
         assert_eq!(
             grpc_reason(&grpc),
-            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+            (
+                Code::ResourceExhausted,
+                "ERROR_REASON_OVERLOADED".to_owned()
+            )
         );
         let web = call(
             guarded(0, Duration::ZERO),
@@ -258,7 +261,10 @@ mod tests {
         );
         assert_eq!(
             grpc_reason(&web),
-            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+            (
+                Code::ResourceExhausted,
+                "ERROR_REASON_OVERLOADED".to_owned()
+            )
         );
         // A handler slower than the request timeout.
         let slow = Duration::from_secs(5);
@@ -267,7 +273,7 @@ mod tests {
         let grpc = call(guarded(1, slow), "application/grpc", None, "").await;
         assert_eq!(
             grpc_reason(&grpc),
-            (Code::DeadlineExceeded, "TIMED_OUT".to_owned())
+            (Code::DeadlineExceeded, "ERROR_REASON_TIMED_OUT".to_owned())
         );
         // A body over the limit.
         let big = "x".repeat(100).leak();
@@ -309,7 +315,10 @@ mod tests {
             .expect("infallible");
         assert_eq!(
             grpc_reason(&waiting),
-            (Code::ResourceExhausted, "OVERLOADED".to_owned())
+            (
+                Code::ResourceExhausted,
+                "ERROR_REASON_OVERLOADED".to_owned()
+            )
         );
     }
 
@@ -321,7 +330,7 @@ mod tests {
         let short = call(guarded(1, wait), "application/grpc", Some("5m"), "").await;
         assert_eq!(
             grpc_reason(&short),
-            (Code::DeadlineExceeded, "TIMED_OUT".to_owned())
+            (Code::DeadlineExceeded, "ERROR_REASON_TIMED_OUT".to_owned())
         );
     }
 

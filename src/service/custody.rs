@@ -39,6 +39,29 @@ impl Authority {
     }
 }
 
+/// The state a request carries: the readable state or a token (a request's
+/// `state_source`).
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A readable state.
+    State(&'a proto::GameState),
+    /// A state token.
+    Token(&'a [u8]),
+    /// Neither.
+    Missing,
+}
+
+impl Source<'_> {
+    /// Whether the state came as a token (which is answered with a token).
+    #[must_use]
+    pub fn is_token(self) -> bool {
+        matches!(self, Source::Token(_))
+    }
+}
+
+/// The label of the keyed commitment to a seed in a match digest.
+const COMMITMENT_LABEL: &[u8] = b"pips record seed";
+
 /// The label bound into a sealed seed.
 const SEED_LABEL: &[u8] = b"pips seed";
 
@@ -90,7 +113,7 @@ impl Custody {
     /// the deals from it.
     ///
     /// # Errors
-    /// `SEALING_FAILED` when the operating system gives no randomness.
+    /// `ERROR_REASON_SEALING_FAILED` when the operating system gives no randomness.
     pub fn deal_seed(&self, requested: Option<u64>) -> Result<u64, ApiError> {
         let nonce = match requested {
             Some(seed) => seed,
@@ -102,26 +125,29 @@ impl Custody {
         })
     }
 
-    /// The game a request carries, as `state` or as `state_token` (exactly
-    /// one), checked completely, with the authority it grants.
+    /// What a match's digest commits to for its deal `seed`: the seed's
+    /// own bytes without a key (the seed is in the state anyway); with one,
+    /// a keyed commitment, so that the digest, which travels in the open,
+    /// tells nothing of a seed kept secret.
+    #[must_use]
+    pub fn seed_commitment(&self, seed: u64) -> Vec<u8> {
+        match &self.keys {
+            None => seed.to_le_bytes().to_vec(),
+            Some(keys) => keys.tag(&[COMMITMENT_LABEL, &seed.to_le_bytes()].concat()),
+        }
+    }
+
+    /// The game a request carries, as `state` or as `state_token`, checked
+    /// completely, with the authority it grants.
     ///
     /// # Errors
-    /// `STATE_CONFLICT` with both forms, `MISSING_FIELD` with neither, a
-    /// refusal of the tag or token, or the first fault of the state.
-    pub fn read(
-        &self,
-        state: Option<&proto::GameState>,
-        token: &[u8],
-    ) -> Result<(Game, Authority), ApiError> {
-        match (state, token.is_empty()) {
-            (Some(_), false) => Err(ApiError::invalid(
-                ErrorReason::StateConflict,
-                "state_token",
-                "send either state or state_token, not both",
-            )),
-            (None, true) => Err(ApiError::missing("state")),
-            (Some(state), true) => Ok((self.read_state(state)?, Authority::Full)),
-            (None, false) => self.read_token(token),
+    /// `ERROR_REASON_MISSING_FIELD` with neither, a refusal of the tag or token, or the
+    /// first fault of the state.
+    pub fn read(&self, source: Source<'_>) -> Result<(Game, Authority), ApiError> {
+        match source {
+            Source::Missing => Err(ApiError::missing("state")),
+            Source::State(state) => Ok((self.read_state(state)?, Authority::Full)),
+            Source::Token(token) => self.read_token(token),
         }
     }
 
@@ -205,7 +231,7 @@ impl Custody {
     /// server has a key.
     ///
     /// # Errors
-    /// `SEALING_FAILED` when the seed cannot be sealed.
+    /// `ERROR_REASON_SEALING_FAILED` when the seed cannot be sealed.
     pub fn write_state(&self, game: &Game) -> Result<proto::GameState, ApiError> {
         let mut state = encode_state(game);
         if let Some(keys) = &self.keys {
@@ -223,7 +249,7 @@ impl Custody {
     /// forge would protect nothing).
     ///
     /// # Errors
-    /// `SEALING_FAILED` when the state cannot be sealed, or for a seat token
+    /// `ERROR_REASON_SEALING_FAILED` when the state cannot be sealed, or for a seat token
     /// without a state key.
     pub fn write_token(&self, game: &Game, authority: Authority) -> Result<Vec<u8>, ApiError> {
         let Some(keys) = self.keys.as_deref() else {

@@ -1,18 +1,18 @@
-//! The `pips.v1.DominoEngine` gRPC service: each RPC decodes its request,
+//! The `pips.v1.DominoEngineService` gRPC service: each RPC decodes its request,
 //! runs the rules and encodes the answer. It holds no state.
 
 use tonic::{Request, Response, Status};
 
-use crate::proto::domino_engine_server::DominoEngine;
+use crate::proto::domino_engine_service_server::DominoEngineService;
 use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, preset};
-use crate::rules::{Game, Seat};
+use crate::rules::{Game, Report, Seat};
 
 use super::codec::{
-    decode_move, decode_rules, decode_seat, encode_legal_moves, encode_rules, encode_update,
-    encode_view,
+    Outlook, decode_move, decode_rules, decode_seat, encode_events, encode_legal_moves,
+    encode_outlook, encode_rules, encode_view,
 };
-use super::custody::{Authority, Custody};
+use super::custody::{Authority, Custody, Source};
 use super::error::{ApiError, quote};
 
 /// The engine service. It keeps nothing between calls; its only
@@ -48,6 +48,29 @@ pub fn list_variants() -> proto::ListVariantsResponse {
     }
 }
 
+/// The state of an answer: the readable state, or a token (and, for a
+/// full-authority token on a server with a key, one token per seat).
+#[derive(Debug, Default)]
+struct Delivery {
+    /// The readable state, unless tokens were asked for.
+    state: Option<proto::GameState>,
+    /// The token, if tokens were asked for.
+    state_token: Vec<u8>,
+    /// Seat tokens, with a full-authority sealed token.
+    seat_tokens: Vec<Vec<u8>>,
+}
+
+/// The state a request carries, in whichever form.
+macro_rules! state_source {
+    ($request:expr, $module:ident) => {
+        match &$request.state_source {
+            Some(proto::$module::StateSource::State(state)) => Source::State(state),
+            Some(proto::$module::StateSource::StateToken(token)) => Source::Token(token),
+            None => Source::Missing,
+        }
+    };
+}
+
 impl Engine {
     /// An engine keeping states under `custody`.
     #[must_use]
@@ -55,38 +78,73 @@ impl Engine {
         Engine { custody }
     }
 
-    /// Fills in the state of an answer for `authority`: the readable state,
-    /// or a token, plus (when tokens are sealed) seat tokens for a
-    /// full-authority one.
+    /// The state of an answer for `authority`: the readable state, or a
+    /// token, plus (when tokens are sealed) seat tokens for a full-authority
+    /// one.
     fn deliver(
         &self,
         game: &Game,
-        mut update: proto::GameUpdate,
         authority: Authority,
         as_token: bool,
-    ) -> Result<proto::GameUpdate, ApiError> {
+    ) -> Result<Delivery, ApiError> {
+        let mut delivery = Delivery::default();
         match (authority, as_token) {
-            (Authority::Full, false) => update.state = Some(self.custody.write_state(game)?),
+            (Authority::Full, false) => delivery.state = Some(self.custody.write_state(game)?),
             (Authority::Full, true) => {
-                update.state_token = self.custody.write_token(game, Authority::Full)?;
+                delivery.state_token = self.custody.write_token(game, Authority::Full)?;
                 if self.custody.seals_tokens() {
-                    update.seat_tokens = (0..game.players())
+                    delivery.seat_tokens = (0..game.players())
                         .map(|seat| self.custody.write_token(game, Authority::Seat(seat)))
                         .collect::<Result<_, _>>()?;
                 }
             }
             (Authority::Seat(_), _) => {
-                update.state_token = self.custody.write_token(game, authority)?;
+                delivery.state_token = self.custody.write_token(game, authority)?;
             }
         }
-        Ok(update)
+        Ok(delivery)
+    }
+
+    /// The answer to a move (or to a deal): the events as the authority may
+    /// see them, the score change, the new state and what comes next.
+    fn answer(
+        &self,
+        game: &Game,
+        report: &Report,
+        authority: Authority,
+        as_token: bool,
+    ) -> Result<proto::PlayResponse, ApiError> {
+        let viewer = authority.seat();
+        let Delivery {
+            state,
+            state_token,
+            seat_tokens,
+        } = self.deliver(game, authority, as_token)?;
+        let Outlook {
+            to_act,
+            legal_moves,
+            match_digest,
+        } = encode_outlook(game, viewer);
+        Ok(proto::PlayResponse {
+            state,
+            events: encode_events(&report.events, game, viewer),
+            score_change: report.score_change.clone(),
+            to_act,
+            legal_moves,
+            state_token,
+            seat_tokens,
+            match_digest,
+        })
     }
 
     /// Deals a new match.
     ///
     /// # Errors
-    /// `UNKNOWN_VARIANT`, `PLAYERS_NOT_ALLOWED` or a refusal of the rules.
-    pub fn new_game(&self, request: &proto::NewGameRequest) -> Result<proto::GameUpdate, ApiError> {
+    /// `ERROR_REASON_UNKNOWN_VARIANT`, `ERROR_REASON_PLAYERS_NOT_ALLOWED` or a refusal of the rules.
+    pub fn new_game(
+        &self,
+        request: &proto::NewGameRequest,
+    ) -> Result<proto::NewGameResponse, ApiError> {
         let preset = preset(&request.variant).ok_or_else(|| {
             let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
             ApiError::invalid(
@@ -119,11 +177,15 @@ impl Engine {
         let base = preset.rules(players, overrides.partnerships);
         let rules = decode_rules(&overrides, Some(&base), "rules")?;
         let seed = self.custody.deal_seed(request.seed)?;
-        let (game, events) = Game::new(preset.id, rules, players, seed)
+        let commitment = self.custody.seed_commitment(seed);
+        let (game, events) = Game::new_committed(preset.id, rules, players, seed, &commitment)
             .map_err(|e| ApiError::from_rules(&e, "rules"))?;
-        let score_change = vec![0; game.scores().len()];
-        let update = encode_update(&game, &events, score_change, None);
-        self.deliver(&game, update, Authority::Full, request.as_token)
+        let report = Report {
+            events,
+            score_change: vec![0; game.scores().len()],
+        };
+        let answer = self.answer(&game, &report, Authority::Full, request.as_token)?;
+        Ok(answer.into())
     }
 
     /// Applies one move.
@@ -131,21 +193,70 @@ impl Engine {
     /// # Errors
     /// A refusal of the state or the move (`FAILED_PRECONDITION` for a move
     /// that is illegal now).
-    pub fn play(&self, request: &proto::PlayRequest) -> Result<proto::GameUpdate, ApiError> {
-        let (mut game, authority) = self
-            .custody
-            .read(request.state.as_ref(), &request.state_token)?;
+    pub fn play(&self, request: &proto::PlayRequest) -> Result<proto::PlayResponse, ApiError> {
+        let source = state_source!(request, play_request);
+        let (mut game, authority) = self.custody.read(source)?;
         let mv = decode_move(request.r#move.as_ref(), &|| "move".to_owned())?;
         if let Authority::Seat(seat) = authority {
             if mv.seat != seat {
                 return Err(not_permitted("move.seat", seat));
             }
         }
-        let as_token = request.as_token || !request.state_token.is_empty();
+        let as_token = request.as_token || source.is_token();
         let report = game.play(mv)?;
-        let viewer = authority.seat();
-        let update = encode_update(&game, &report.events, report.score_change, viewer);
-        self.deliver(&game, update, authority, as_token)
+        self.answer(&game, &report, authority, as_token)
+    }
+
+    /// Applies a list of moves, each checked, from a full-authority state.
+    ///
+    /// # Errors
+    /// A refusal of the state, `ERROR_REASON_SEAT_NOT_PERMITTED` for a seat token, or
+    /// the refusal of the first move that cannot be played, at `moves[i]`.
+    pub fn replay(
+        &self,
+        request: &proto::ReplayRequest,
+    ) -> Result<proto::ReplayResponse, ApiError> {
+        let source = state_source!(request, replay_request);
+        let (mut game, authority) = self.custody.read(source)?;
+        if let Authority::Seat(own) = authority {
+            return Err(ApiError {
+                message: format!(
+                    "this token speaks for seat {own} only; a replay needs a state with full authority"
+                ),
+                ..not_permitted("state_token", own)
+            });
+        }
+        let steps = request
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                let mv = decode_move(Some(mv), &|| format!("moves[{i}]"))?;
+                let report = game.play(mv).map_err(|e| ApiError::from(e).at_move(i))?;
+                Ok(proto::ReplayStep {
+                    events: encode_events(&report.events, &game, None),
+                    score_change: report.score_change,
+                    match_digest: game.digest().0.to_vec(),
+                })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        let as_token = request.as_token || source.is_token();
+        let Delivery {
+            state, state_token, ..
+        } = self.deliver(&game, Authority::Full, as_token)?;
+        let Outlook {
+            to_act,
+            legal_moves,
+            match_digest,
+        } = encode_outlook(&game, None);
+        Ok(proto::ReplayResponse {
+            steps,
+            state,
+            state_token,
+            match_digest,
+            to_act,
+            legal_moves,
+        })
     }
 
     /// Lists the legal moves.
@@ -158,7 +269,7 @@ impl Engine {
     ) -> Result<proto::LegalMovesResponse, ApiError> {
         let (game, authority) = self
             .custody
-            .read(request.state.as_ref(), &request.state_token)?;
+            .read(state_source!(request, legal_moves_request))?;
         let viewer = authority.seat();
         Ok(encode_legal_moves(&game, viewer))
     }
@@ -169,9 +280,7 @@ impl Engine {
     /// A refusal of the state, a seat the game does not have, or a seat token
     /// of another seat.
     pub fn view(&self, request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
-        let (game, authority) = self
-            .custody
-            .read(request.state.as_ref(), &request.state_token)?;
+        let (game, authority) = self.custody.read(state_source!(request, view_request))?;
         let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
         let view = game.view(seat).ok_or_else(|| {
             ApiError::invalid(
@@ -214,7 +323,7 @@ fn respond<T>(result: Result<T, ApiError>) -> Result<Response<T>, Status> {
 }
 
 #[tonic::async_trait]
-impl DominoEngine for Engine {
+impl DominoEngineService for Engine {
     async fn list_variants(
         &self,
         _request: Request<proto::ListVariantsRequest>,
@@ -225,15 +334,22 @@ impl DominoEngine for Engine {
     async fn new_game(
         &self,
         request: Request<proto::NewGameRequest>,
-    ) -> Result<Response<proto::GameUpdate>, Status> {
+    ) -> Result<Response<proto::NewGameResponse>, Status> {
         respond(Engine::new_game(self, request.get_ref()))
     }
 
     async fn play(
         &self,
         request: Request<proto::PlayRequest>,
-    ) -> Result<Response<proto::GameUpdate>, Status> {
+    ) -> Result<Response<proto::PlayResponse>, Status> {
         respond(Engine::play(self, request.get_ref()))
+    }
+
+    async fn replay(
+        &self,
+        request: Request<proto::ReplayRequest>,
+    ) -> Result<Response<proto::ReplayResponse>, Status> {
+        respond(Engine::replay(self, request.get_ref()))
     }
 
     async fn legal_moves(

@@ -110,8 +110,8 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::NegativeScore { .. }
         | SetupError::DrawNotRecordable
         | SetupError::WinnerOutOfRange { .. }
-        | SetupError::HistoryOutOfOrder { .. }
         | SetupError::PlayedTwice { .. }
+        | SetupError::DrawnTileElsewhere { .. }
         | SetupError::PlayedButNotOnLayout { .. }
         | SetupError::EmptyHandInPlay { .. }
         | SetupError::TargetReachedInPlay { .. }
@@ -144,11 +144,11 @@ fn setup_field(error: &SetupError) -> String {
         SetupError::SeatOutOfRange { role, .. } => match role {
             SeatRole::ToAct => "to_act".to_owned(),
             SeatRole::HandLeader => "hand_leader".to_owned(),
-            SeatRole::Mover { index } => format!("history[{index}].move.seat"),
+            SeatRole::Mover { index } => format!("history[{index}].seat"),
         },
         SetupError::WinnerOutOfRange { .. } => "result.winner".to_owned(),
-        SetupError::HistoryOutOfOrder { index, .. } => format!("history[{index}].hand"),
-        SetupError::PlayedTwice { index, .. } => format!("history[{index}]"),
+        SetupError::PlayedTwice { index, .. } => format!("history[{index}].play.tile"),
+        SetupError::DrawnTileElsewhere { index, .. } => format!("history[{index}].draw.tile"),
         SetupError::PlayedButNotOnLayout { .. } => "history".to_owned(),
         SetupError::EmptyHandInPlay { seat } => format!("hands[{seat}]"),
         SetupError::TargetReachedInPlay { side } => format!("scores[{side}]"),
@@ -168,7 +168,8 @@ fn tile_field(at: TilePlace) -> String {
         TilePlace::Boneyard { index } => format!("boneyard[{index}]"),
         TilePlace::Lead => "layout.lead".to_owned(),
         TilePlace::Arm { end, index } => format!("layout.{}[{index}]", end.name()),
-        TilePlace::History { index } => format!("history[{index}].move.play.tile"),
+        TilePlace::Played { index } => format!("history[{index}].play.tile"),
+        TilePlace::Drawn { index } => format!("history[{index}].draw.tile"),
     }
 }
 
@@ -230,6 +231,18 @@ impl From<PlayError> for ApiError {
             field: play_field(error).to_owned(),
             message: error.to_string(),
         }
+    }
+}
+
+impl ApiError {
+    /// The refusal of the `index`th move of a list (`moves[index]`), where
+    /// a refusal of a single move names `move`.
+    #[must_use]
+    pub fn at_move(mut self, index: usize) -> ApiError {
+        if let Some(rest) = self.field.strip_prefix("move") {
+            self.field = format!("moves[{index}]{rest}");
+        }
+        self
     }
 }
 
@@ -442,10 +455,10 @@ mod tests {
             ),
             (
                 SetupError::TileDuplicated {
-                    at: TilePlace::History { index: 4 },
+                    at: TilePlace::Played { index: 4 },
                     tile,
                 },
-                "state.history[4].move.play.tile",
+                "state.history[4].play.tile",
             ),
             (SetupError::TileMissing { tile }, "state"),
             (
@@ -463,7 +476,7 @@ mod tests {
                     seat: 9,
                     players: 2,
                 },
-                "state.history[0].move.seat",
+                "state.history[0].seat",
             ),
             (SetupError::ForcedLeadMissing, "state.required_lead"),
         ];

@@ -1,6 +1,6 @@
 //! The protobuf codec of the generated gRPC code: prost's, except that a
 //! request that is not valid protobuf for its message is refused as the
-//! caller's fault (`INVALID_ARGUMENT`, `MALFORMED_REQUEST`, with the usual
+//! caller's fault (`INVALID_ARGUMENT`, `ERROR_REASON_MALFORMED_REQUEST`, with the usual
 //! `ErrorInfo`) instead of prost's INTERNAL without a reason.
 //!
 //! The generated clients use it too; for them the same status reports an
@@ -40,7 +40,7 @@ where
     }
 }
 
-/// prost's decoder, refusing malformed bytes with `MALFORMED_REQUEST`.
+/// prost's decoder, refusing malformed bytes with `ERROR_REASON_MALFORMED_REQUEST`.
 #[derive(Debug, Clone, Default)]
 pub struct RequestDecoder<U>(ProstDecoder<U>);
 

@@ -29,8 +29,15 @@ use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::openapi;
 use crate::proto::{self, ErrorReason};
 
-/// The RPCs of `DominoEngine`, as they appear in `/v1/<RpcName>`.
-pub const RPC_NAMES: [&str; 5] = ["ListVariants", "NewGame", "Play", "LegalMoves", "View"];
+/// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
+pub const RPC_NAMES: [&str; 6] = [
+    "ListVariants",
+    "NewGame",
+    "Play",
+    "Replay",
+    "LegalMoves",
+    "View",
+];
 
 /// The playground page, served at `/`.
 const PLAYGROUND: &str = include_str!("../../web/playground.html");
@@ -89,6 +96,7 @@ impl JsonApi {
             "ListVariants" => answer(body, |_: proto::ListVariantsRequest| Ok(list_variants())),
             "NewGame" => answer(body, |request| engine.new_game(&request)),
             "Play" => answer(body, |request| engine.play(&request)),
+            "Replay" => answer(body, |request| engine.replay(&request)),
             "LegalMoves" => answer(body, |request| engine.legal_moves(&request)),
             "View" => answer(body, |request| engine.view(&request)),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
@@ -118,7 +126,7 @@ where
 /// Errors name the JSON path at fault and, for unknown fields, the field.
 ///
 /// # Errors
-/// `MALFORMED_JSON` with the JSON path at fault.
+/// `ERROR_REASON_MALFORMED_JSON` with the JSON path at fault.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}"
@@ -259,7 +267,7 @@ fn unknown_route(path: &str) -> ApiError {
         field: String::new(),
         message: format!(
             "no route {}; the API is POST /v1/<RpcName> with RpcName one of {}, \
-             described at /openapi.json (gRPC: pips.v1.DominoEngine)",
+             described at /openapi.json (gRPC: pips.v1.DominoEngineService)",
             clip(path, QUOTE_CHARS),
             RPC_NAMES.join(", ")
         ),

@@ -1,6 +1,6 @@
 //! The gRPC face of the rules: proto ⇄ rules conversion and the service.
 //!
-//! - [`engine`]: the `DominoEngine` service; one function per RPC that
+//! - [`engine`]: the `DominoEngineService` service; one function per RPC that
 //!   decodes, runs the rules and encodes.
 //! - [`codec`]: wire messages ⇄ rule values, one concept per file
 //!   (primitives, the history bit layout, the readable and the packed

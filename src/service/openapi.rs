@@ -1,10 +1,10 @@
 //! The OpenAPI 3.1 document of the HTTP/JSON API, generated from the proto
 //! descriptors compiled into the binary, so it cannot drift from the
-//! messages: one `POST /v1/<RpcName>` path per RPC of `DominoEngine`, one
+//! messages: one `POST /v1/<RpcName>` path per RPC of `DominoEngineService`, one
 //! schema per message and enum of `pips.v1` in its proto3 JSON form, with
 //! the proto comments as descriptions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use prost::Message;
@@ -17,7 +17,7 @@ use crate::proto::FILE_DESCRIPTOR_SET;
 /// The package whose messages the document describes.
 const PACKAGE: &str = "pips.v1";
 /// The service whose RPCs become paths.
-const SERVICE: &str = "DominoEngine";
+const SERVICE: &str = "DominoEngineService";
 /// Field numbers of `FileDescriptorProto` and friends, as used in source
 /// locations (descriptor.proto).
 const FILE_MESSAGES: i32 = 4;
@@ -61,16 +61,15 @@ pub fn document() -> Value {
         .unwrap_or_default();
     let mut schemas = Map::new();
     let mut paths = Map::new();
+    let in_requests = request_types(&files);
     for file in files.iter().filter(|f| f.package() == PACKAGE) {
         let comments = Comments::of(file.source_code_info.as_ref());
         for (i, message) in file.message_type.iter().enumerate() {
-            add_message(
-                &mut schemas,
-                &comments,
-                PACKAGE,
-                message,
-                &[FILE_MESSAGES, index(i)],
-            );
+            let place = Place {
+                scope: PACKAGE,
+                path: &[FILE_MESSAGES, index(i)],
+            };
+            add_message(&mut schemas, &comments, &in_requests, &place, message);
         }
         for (i, enumeration) in file.enum_type.iter().enumerate() {
             let name = format!("{PACKAGE}.{}", enumeration.name());
@@ -101,11 +100,16 @@ pub fn document() -> Value {
         "info": {
             "title": "pips — dominoes rules engine, HTTP/JSON API",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Every RPC of the gRPC service pips.v1.DominoEngine as \
+            "description": "Every RPC of the gRPC service pips.v1.DominoEngineService as \
                 POST /v1/<RpcName>, taking and returning the canonical proto3 JSON \
                 of the same messages. Unknown fields are refused. 64-bit integers \
-                are decimal strings, bytes are base64, enums are their names; \
-                fields at their default value are omitted from answers.",
+                are decimal strings, bytes are base64, enums are their names. \
+                Answers write every scalar, enum and list field, at its default \
+                value too (0, false, \"\", []); `optional` fields, message \
+                fields and the members of a oneof appear only when set. The \
+                `required` list of a schema that only answers use names its \
+                always-present fields; in a schema that requests use too, the \
+                description of such a field says it is always present in answers.",
         },
         "paths": paths,
         "components": { "schemas": schemas },
@@ -149,46 +153,112 @@ fn rpc_path(name: &str, description: &str, input: &str, output: &str) -> Value {
     })
 }
 
+/// Where a message is declared: its scope (`pips.v1`, or the enclosing
+/// message's name) and its location path in the file.
+struct Place<'a> {
+    /// The fully qualified scope.
+    scope: &'a str,
+    /// The location path of the message.
+    path: &'a [i32],
+}
+
+/// Whether an answer always writes `field`: a scalar, enum or repeated
+/// field outside every oneof (a proto3 `optional` field is in a synthetic
+/// one); a single message field is written only when set.
+fn always_present(field: &FieldDescriptorProto) -> bool {
+    field.oneof_index.is_none()
+        && (field.label() == Label::Repeated || field.r#type() != Type::Message)
+}
+
 /// Adds the schema of `message` (and of its nested types) to `schemas`.
+/// `in_requests`: the messages some request may carry, whose schemas
+/// cannot list answer-only `required` fields.
 fn add_message(
     schemas: &mut Map<String, Value>,
     comments: &Comments,
-    scope: &str,
+    in_requests: &HashSet<String>,
+    place: &Place<'_>,
     message: &DescriptorProto,
-    path: &[i32],
 ) {
-    let name = format!("{scope}.{}", message.name());
+    let name = format!("{}.{}", place.scope, message.name());
+    let shared = in_requests.contains(&name);
     let mut properties = Map::new();
+    let mut required = Vec::new();
     for (i, field) in message.field.iter().enumerate() {
-        let mut field_path = path.to_vec();
+        let mut field_path = place.path.to_vec();
         field_path.extend([MESSAGE_FIELDS, index(i)]);
         let mut schema = field_schema(field);
-        let description = comments.at(&field_path);
+        let mut description = comments.at(&field_path).to_owned();
+        if always_present(field) {
+            if shared {
+                description.push_str("\n\nAlways present in answers.");
+            } else {
+                required.push(field.json_name().to_owned());
+            }
+        }
         if let Some(object) = schema.as_object_mut() {
             object.insert("description".to_owned(), json!(description));
         }
         properties.insert(field.json_name().to_owned(), schema);
     }
     for (i, nested) in message.nested_type.iter().enumerate() {
-        let mut nested_path = path.to_vec();
+        let mut nested_path = place.path.to_vec();
         nested_path.extend([MESSAGE_NESTED, index(i)]);
-        add_message(schemas, comments, &name, nested, &nested_path);
+        let nested_place = Place {
+            scope: &name,
+            path: &nested_path,
+        };
+        add_message(schemas, comments, in_requests, &nested_place, nested);
     }
     for (i, enumeration) in message.enum_type.iter().enumerate() {
-        let mut enum_path = path.to_vec();
+        let mut enum_path = place.path.to_vec();
         enum_path.extend([MESSAGE_ENUMS, index(i)]);
         let schema = enum_schema(comments, enumeration, &enum_path);
         schemas.insert(format!("{name}.{}", enumeration.name()), schema);
     }
-    schemas.insert(
-        name,
-        json!({
-            "type": "object",
-            "description": comments.at(path),
-            "properties": properties,
-            "additionalProperties": false,
-        }),
-    );
+    let mut schema = json!({
+        "type": "object",
+        "description": comments.at(place.path),
+        "properties": properties,
+        "additionalProperties": false,
+    });
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schemas.insert(name, schema);
+}
+
+/// The messages some request of the service may carry (fully qualified,
+/// without the leading dot): the RPCs' inputs and every message they
+/// reach.
+fn request_types(files: &[prost_types::FileDescriptorProto]) -> HashSet<String> {
+    let mut messages: HashMap<String, &DescriptorProto> = HashMap::new();
+    for file in files {
+        for message in &file.message_type {
+            messages.insert(format!("{}.{}", file.package(), message.name()), message);
+        }
+    }
+    let mut pending: Vec<String> = files
+        .iter()
+        .flat_map(|file| &file.service)
+        .filter(|service| service.name() == SERVICE)
+        .flat_map(|service| &service.method)
+        .map(|method| method.input_type().trim_start_matches('.').to_owned())
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some(name) = pending.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(message) = messages.get(&name) {
+            for field in &message.field {
+                if field.r#type() == Type::Message {
+                    pending.push(field.type_name().trim_start_matches('.').to_owned());
+                }
+            }
+        }
+    }
+    seen
 }
 
 /// The schema of an enum: its value names (numbers are also accepted).
@@ -315,8 +385,36 @@ mod tests {
             schemas["pips.v1.ErrorReason"]["enum"]
                 .as_array()
                 .expect("enum")
-                .contains(&json!("MALFORMED_JSON"))
+                .contains(&json!("ERROR_REASON_MALFORMED_JSON"))
         );
+    }
+
+    #[test]
+    fn answer_only_schemas_list_their_always_present_fields() {
+        let document = document();
+        let schemas = &document["components"]["schemas"];
+        let required = |name: &str| schemas[name]["required"].clone();
+        let play = required("pips.v1.PlayResponse");
+        assert!(
+            play.as_array()
+                .expect("required")
+                .contains(&json!("events"))
+        );
+        // (`toAct` is optional: absent once the match is over.)
+        assert!(!play.as_array().expect("required").contains(&json!("toAct")));
+        assert!(
+            required("pips.v1.TilePlayed")
+                .as_array()
+                .expect("required")
+                .contains(&json!("seat"))
+        );
+        // A message requests carry too says it in the field's description.
+        let tile = &schemas["pips.v1.Tile"];
+        assert!(tile.get("required").is_none());
+        let b = tile["properties"]["b"]["description"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(b.ends_with("Always present in answers."), "{b}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use pips::rules::MatchDigest;
 use pips::rules::presets::preset;
 use pips::rules::{
     DrawRule, End, Event, Game, HandEnd, LayoutRule, Move, Placed, Report, Rules, ScoreReason,
@@ -100,6 +101,7 @@ impl Position {
             drew_this_turn: false,
             outcome: None,
             history: Vec::new(),
+            digest: MatchDigest::start(&self.rules, self.players, &1u64.to_le_bytes()),
         };
         Game::from_setup(setup).expect("a valid position")
     }

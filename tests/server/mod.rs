@@ -10,7 +10,7 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use pips::proto::domino_engine_client::DominoEngineClient;
+use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
 use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -45,8 +45,8 @@ impl TestServer {
     }
 
     /// A gRPC client on its own connection.
-    pub async fn client(&self) -> DominoEngineClient<Channel> {
-        DominoEngineClient::connect(format!("http://{}", self.addr))
+    pub async fn client(&self) -> DominoEngineServiceClient<Channel> {
+        DominoEngineServiceClient::connect(format!("http://{}", self.addr))
             .await
             .expect("connect")
     }

@@ -3,8 +3,9 @@
 //! the rules ([`View`], [`Event::seen_by`]); this only encodes it.
 
 use crate::proto;
-use crate::rules::{Event, Game, HandEnd, HistoryEntry, Move, ScoreReason, Seat, View};
+use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, View};
 
+use super::history::encode_entry;
 use super::readable::encode_layout;
 use super::rules::encode_rules;
 use super::wire::{encode_end, encode_move, encode_outcome, encode_phase, encode_tile};
@@ -22,8 +23,73 @@ fn encode_reason(reason: ScoreReason) -> i32 {
     .into()
 }
 
+/// Who earned points, in the field their reason gives that seat.
+fn earned_by<T>(
+    seat: Option<Seat>,
+    reason: ScoreReason,
+    placer: fn(u32) -> T,
+    ended_by: fn(u32) -> T,
+    holder: fn(u32) -> T,
+) -> Option<T> {
+    let seat = u32::from(seat?);
+    Some(match reason {
+        ScoreReason::Ends => placer(seat),
+        ScoreReason::Domino | ScoreReason::Closed => ended_by(seat),
+        ScoreReason::Penalty | ScoreReason::OwnPips => holder(seat),
+        // (A blocked hand is won by a side as a whole.)
+        ScoreReason::Blocked => return None,
+    })
+}
+
+/// A `HandEnded` event (anything else gives an empty message).
+fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
+    use proto::hand_ended::EndedBy;
+    let Event::HandEnded {
+        hand,
+        end,
+        winner,
+        last_placer,
+        pips,
+        settlement,
+        layout,
+        hands,
+    } = event
+    else {
+        return proto::HandEnded::default();
+    };
+    let (reason, ended_by) = match *end {
+        HandEnd::Domino(seat) => (
+            proto::HandEndReason::Domino,
+            Some(EndedBy::WentOut(u32::from(seat))),
+        ),
+        HandEnd::Closed(seat) => (
+            proto::HandEndReason::Closed,
+            Some(EndedBy::ClosedBy(u32::from(seat))),
+        ),
+        HandEnd::Blocked => (
+            proto::HandEndReason::Blocked,
+            last_placer.map(|seat| EndedBy::LastPlacer(u32::from(seat))),
+        ),
+    };
+    proto::HandEnded {
+        hand: *hand,
+        reason: reason.into(),
+        ended_by,
+        winner: winner.map(u32::from),
+        pips: pips.clone(),
+        settlement: settlement.clone(),
+        layout: Some(encode_layout(layout, geometry)),
+        hands: hands
+            .iter()
+            .map(|hand| proto::Hand {
+                tiles: hand.iter().map(encode_tile).collect(),
+            })
+            .collect(),
+    }
+}
+
 /// One event.
-fn encode_event(event: &Event) -> proto::Event {
+fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
     use proto::event::Kind;
     let kind = match event {
         Event::TilePlayed {
@@ -51,7 +117,16 @@ fn encode_event(event: &Event) -> proto::Event {
             reason,
         } => Kind::PointsScored(proto::PointsScored {
             side: u32::from(*side),
-            seat: seat.map(u32::from),
+            earned_by: {
+                use proto::points_scored::EarnedBy;
+                earned_by(
+                    *seat,
+                    *reason,
+                    EarnedBy::Placer,
+                    EarnedBy::EndedBy,
+                    EarnedBy::Holder,
+                )
+            },
             points: *points,
             reason: encode_reason(*reason),
         }),
@@ -62,29 +137,20 @@ fn encode_event(event: &Event) -> proto::Event {
             reason,
         } => Kind::PointsVoided(proto::PointsVoided {
             side: u32::from(*side),
-            seat: seat.map(u32::from),
+            earned_by: {
+                use proto::points_voided::EarnedBy;
+                earned_by(
+                    *seat,
+                    *reason,
+                    EarnedBy::Placer,
+                    EarnedBy::EndedBy,
+                    EarnedBy::Holder,
+                )
+            },
             points: *points,
             reason: encode_reason(*reason),
         }),
-        Event::HandEnded {
-            hand,
-            end,
-            winner,
-            pips,
-            settlement,
-        } => Kind::HandEnded(proto::HandEnded {
-            hand: *hand,
-            reason: match end {
-                HandEnd::Domino(_) => proto::HandEndReason::Domino,
-                HandEnd::Closed(_) => proto::HandEndReason::Closed,
-                HandEnd::Blocked => proto::HandEndReason::Blocked,
-            }
-            .into(),
-            seat: end.seat().map(u32::from),
-            winner: winner.map(u32::from),
-            pips: pips.clone(),
-            settlement: settlement.clone(),
-        }),
+        Event::HandEnded { .. } => Kind::HandEnded(encode_hand_ended(event, geometry)),
         Event::HandDealt {
             hand,
             leader,
@@ -120,34 +186,43 @@ fn seat_to_act(game: &Game) -> Option<u32> {
     game.outcome().is_none().then(|| u32::from(game.to_act()))
 }
 
-/// The answer to `NewGame` or `Play`.
-///
-/// The state itself (readable or sealed) is the caller's to add. With a
-/// `viewer`, the answer is for that seat alone: the events as it sees them,
-/// and legal moves only when it is to act.
+/// Events as a `viewer` sees them (all of them for none).
 #[must_use]
-pub fn encode_update(
-    game: &Game,
-    events: &[Event],
-    score_change: Vec<i32>,
-    viewer: Option<Seat>,
-) -> proto::GameUpdate {
-    let view = viewer.and_then(|seat| game.view(seat));
-    let events = match view {
-        Some(view) => events
+pub fn encode_events(events: &[Event], game: &Game, viewer: Option<Seat>) -> Vec<proto::Event> {
+    let geometry = game.geometry();
+    match viewer {
+        Some(seat) => events
             .iter()
-            .map(|event| encode_event(&event.seen_by(view.seat())))
+            .map(|event| encode_event(&event.seen_by(seat), geometry))
             .collect(),
-        None => events.iter().map(encode_event).collect(),
-    };
-    proto::GameUpdate {
-        state: None,
-        events,
-        score_change,
+        None => events
+            .iter()
+            .map(|event| encode_event(event, geometry))
+            .collect(),
+    }
+}
+
+/// What an answer to `NewGame`, `Play` or `Replay` says of the game after
+/// it: the seat to act, its legal moves (for a `viewer`, only when it is
+/// to act) and the match digest. The state itself (readable or a token) is
+/// the caller's to add.
+#[derive(Clone, Debug, Default)]
+pub struct Outlook {
+    /// The seat to act, while the match goes on.
+    pub to_act: Option<u32>,
+    /// Its legal moves, ready to be sent back.
+    pub legal_moves: Vec<proto::Move>,
+    /// The match digest.
+    pub match_digest: Vec<u8>,
+}
+
+/// The game's [`Outlook`] for `viewer` (everything for none).
+#[must_use]
+pub fn encode_outlook(game: &Game, viewer: Option<Seat>) -> Outlook {
+    Outlook {
         to_act: seat_to_act(game),
-        legal_moves: legal_moves_for(game, view),
-        state_token: Vec::new(),
-        seat_tokens: Vec::new(),
+        legal_moves: legal_moves_for(game, viewer.and_then(|seat| game.view(seat))),
+        match_digest: game.digest().0.to_vec(),
     }
 }
 
@@ -158,17 +233,6 @@ pub fn encode_legal_moves(game: &Game, viewer: Option<Seat>) -> proto::LegalMove
         seat: seat_to_act(game),
         legal_moves: legal_moves_for(game, viewer.and_then(|seat| game.view(seat))),
     }
-}
-
-/// The history as readable entries.
-fn encode_history(history: &[HistoryEntry]) -> Vec<proto::HistoryEntry> {
-    history
-        .iter()
-        .map(|entry| proto::HistoryEntry {
-            hand: entry.hand,
-            r#move: Some(encode_move(entry.mv)),
-        })
-        .collect()
 }
 
 /// What one seat may know, as `View` answers it.
@@ -192,7 +256,11 @@ pub fn encode_view(view: View<'_>) -> proto::ViewResponse {
         hand_leader: u32::from(view.hand_leader()),
         required_lead: view.required_lead().map(encode_tile),
         result: view.outcome().map(encode_outcome),
-        history: encode_history(view.history()),
+        history: view
+            .history()
+            .map(|entry| encode_entry(&entry, false))
+            .collect(),
         legal_moves: encode_moves(view.legal_moves()),
+        match_digest: view.digest().0.to_vec(),
     }
 }

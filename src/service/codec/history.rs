@@ -1,267 +1,259 @@
-//! The one bit layout of a history move, shared by both state forms.
-//!
-//! The readable `GameState.history` holds one number per move:
-//! bits 0–1 the action (0 play, 1 draw, 2 pass), 2–4 the seat, 5–11 the
-//! tile's index, 12–14 the end, 15 and up the hand. The packed
-//! `PackedState.history` holds the same move in two bytes — the number's
-//! action and seat bits with the end above them, then the tile — and the
-//! hands as runs (`history_hands`). Both are read through one unpacking.
+//! A hand's history in both state forms. The readable `GameState.history`
+//! (and a view's) names each move's seat and action in messages; the packed
+//! `PackedState.history` holds a move in two bytes: the action (bits 0–1:
+//! 0 play, 1 draw, 2 pass), the seat (bits 2–4) and, for a play, the end
+//! (bits 5–7) or, for a draw, whether its tile is recorded (bit 5); then
+//! the index of the tile played or drawn.
 
-use crate::proto::ErrorReason;
+use crate::proto::{self, ErrorReason};
 use crate::rules::{Action, HistoryEntry, Move, Seat, Tile};
 use crate::service::error::ApiError;
 
-use super::wire::{TILE_COUNT, encode_end, end_from_wire, tile_index_error};
+use super::wire::{
+    TILE_COUNT, decode_seat, decode_tile, encode_end, encode_tile, end_from_wire, tile_index_error,
+};
 
-/// Bits of the action.
-const ACTION_BITS: u32 = 2;
-/// Where the seat starts.
-const SEAT_SHIFT: u32 = 2;
-/// Where the tile's index starts.
-const TILE_SHIFT: u32 = 5;
-/// Where the end starts.
-const END_SHIFT: u32 = 12;
-/// Where the hand starts.
-const HAND_SHIFT: u32 = 15;
-/// The action and seat bits of a packed number: those below the tile, the
-/// same in the first byte of a packed move.
-const ACTION_AND_SEAT: u32 = (1 << TILE_SHIFT) - 1;
+/// Where the seat starts in a packed move's first byte.
+const SEAT_SHIFT: u8 = 2;
+/// Where the end (or a draw's recorded bit) starts in the first byte.
+const END_SHIFT: u8 = 5;
 
-/// One history entry as its packed number.
+/// One readable entry; `with_drawn`: name drawn tiles (a complete state),
+/// or not (a seat's view).
 #[must_use]
-pub fn encode_code(entry: &HistoryEntry) -> u32 {
-    let (action, tile, end) = match entry.mv.action {
-        Action::Play { tile, end } => (0, tile.index(), encode_end(end).unsigned_abs()),
-        Action::Draw => (1, 0, 0),
-        Action::Pass => (2, 0, 0),
+pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEntry {
+    use proto::history_entry::Action as Wire;
+    let action = match entry.mv.action {
+        Action::Play { tile, end } => Wire::Play(proto::PlayTile {
+            tile: Some(encode_tile(tile)),
+            end: encode_end(end),
+        }),
+        Action::Draw => Wire::Draw(proto::DrawnTile {
+            tile: entry.drawn.filter(|_| with_drawn).map(encode_tile),
+        }),
+        Action::Pass => Wire::Pass(proto::Pass {}),
     };
-    action
-        | u32::from(entry.mv.seat) << SEAT_SHIFT
-        | tile << TILE_SHIFT
-        | end << END_SHIFT
-        | entry.hand << HAND_SHIFT
+    proto::HistoryEntry {
+        seat: u32::from(entry.mv.seat),
+        action: Some(action),
+    }
 }
 
-/// Why a packed history number is not a move.
+/// A readable history at `field`.
+pub(super) fn decode_entries(
+    entries: &[proto::HistoryEntry],
+    field: &str,
+) -> Result<Vec<HistoryEntry>, ApiError> {
+    use proto::history_entry::Action as Wire;
+    // Room for the move about to be played, so that it does not regrow.
+    let mut history = Vec::with_capacity(entries.len() + 2);
+    for (i, entry) in entries.iter().enumerate() {
+        let at = |name: &str| format!("{field}[{i}].{name}");
+        // (A seat beyond the game is refused by the checked constructor,
+        // which knows the player count.)
+        let seat = decode_seat(entry.seat, &|| at("seat"))?;
+        let (action, drawn) = match &entry.action {
+            Some(Wire::Play(play)) => {
+                let tile_field = || at("play.tile");
+                let tile = play
+                    .tile
+                    .as_ref()
+                    .ok_or_else(|| ApiError::missing(tile_field()))?;
+                let end = end_from_wire(play.end).ok_or_else(|| {
+                    ApiError::invalid(
+                        ErrorReason::MalformedMove,
+                        at("play.end"),
+                        format!("{} is not an End", play.end),
+                    )
+                })?;
+                let tile = decode_tile(tile, &tile_field)?;
+                (Action::Play { tile, end }, None)
+            }
+            Some(Wire::Draw(draw)) => {
+                let drawn = draw
+                    .tile
+                    .as_ref()
+                    .map(|tile| decode_tile(tile, &|| at("draw.tile")))
+                    .transpose()?;
+                (Action::Draw, drawn)
+            }
+            Some(Wire::Pass(_)) => (Action::Pass, None),
+            None => {
+                return Err(ApiError::invalid(
+                    ErrorReason::MalformedMove,
+                    format!("{field}[{i}]"),
+                    "a history entry must set one of play, draw or pass",
+                ));
+            }
+        };
+        history.push(HistoryEntry {
+            mv: Move { seat, action },
+            drawn,
+        });
+    }
+    Ok(history)
+}
+
+/// Why a packed move is not one.
 #[derive(Clone, Copy, Debug)]
-enum CodeFault {
+enum ByteFault {
     /// The tile index is beyond the largest set.
-    Tile(u32),
+    Tile(u8),
     /// The end is not an `End` value.
-    End,
-    /// A draw or pass names a tile or an end.
+    End(u8),
+    /// A pass, or a draw without a recorded tile, names a tile or an end.
     NamesTile,
     /// The action is not play, draw or pass.
     Action,
 }
 
-impl CodeFault {
-    /// The error for `code` at `field`.
-    #[cold]
-    fn error(self, code: u32, field: String) -> ApiError {
-        let malformed = |what: &str| {
-            ApiError::invalid(
-                ErrorReason::MalformedMove,
-                field.clone(),
-                format!("{code} is not a packed move: {what}"),
-            )
-        };
-        match self {
-            CodeFault::Tile(index) => tile_index_error(index, field),
-            CodeFault::End => malformed(&format!("{} is not an End", (code >> END_SHIFT) & 7)),
-            CodeFault::NamesTile => malformed("a draw or pass names no tile"),
-            CodeFault::Action => malformed("unknown action"),
+/// One packed move, unpacked.
+fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
+    let seat: Seat = (first >> SEAT_SHIFT) & 7;
+    let high = first >> END_SHIFT;
+    let tile = || {
+        if u32::from(second) < TILE_COUNT {
+            Ok(Tile::from_index(u32::from(second)))
+        } else {
+            Err(ByteFault::Tile(second))
         }
-    }
-}
-
-/// One packed history number, unpacked.
-fn unpack(code: u32) -> Result<HistoryEntry, CodeFault> {
-    let bits = |shift: u32, width: u32| (code >> shift) & ((1 << width) - 1);
-    let (tile, end) = (bits(TILE_SHIFT, 7), bits(END_SHIFT, 3));
-    // (Three bits: always a `Seat`.)
-    let seat = Seat::try_from(bits(SEAT_SHIFT, 3)).unwrap_or(Seat::MAX);
-    let action = match bits(0, ACTION_BITS) {
+    };
+    let (action, drawn) = match first & 3 {
         0 => {
-            if tile >= TILE_COUNT {
-                return Err(CodeFault::Tile(tile));
-            }
-            let end = i32::try_from(end)
-                .ok()
-                .and_then(end_from_wire)
-                .ok_or(CodeFault::End)?;
-            Action::Play {
-                tile: Tile::from_index(tile),
-                end,
-            }
+            let end = end_from_wire(i32::from(high)).ok_or(ByteFault::End(high))?;
+            (Action::Play { tile: tile()?, end }, None)
         }
-        1 | 2 if tile != 0 || end != 0 => return Err(CodeFault::NamesTile),
-        1 => Action::Draw,
-        2 => Action::Pass,
-        _ => return Err(CodeFault::Action),
+        1 if high == 1 => (Action::Draw, Some(tile()?)),
+        1 | 2 if high != 0 || second != 0 => return Err(ByteFault::NamesTile),
+        1 => (Action::Draw, None),
+        2 => (Action::Pass, None),
+        _ => return Err(ByteFault::Action),
     };
     Ok(HistoryEntry {
-        hand: code >> HAND_SHIFT,
         mv: Move { seat, action },
+        drawn,
     })
 }
 
-/// A readable state's history (one number per move) at `field`, unpacked.
-/// (One loop with a small error type: a `Result` carrying an [`ApiError`]
-/// per entry would cost more than the unpacking.)
-pub(super) fn decode_codes(codes: &[u32], field: &str) -> Result<Vec<HistoryEntry>, ApiError> {
-    // Room for the move about to be played, so that it does not regrow.
-    let mut history = Vec::with_capacity(codes.len() + 2);
-    for (i, &code) in codes.iter().enumerate() {
-        match unpack(code) {
-            Ok(entry) => history.push(entry),
-            Err(fault) => return Err(fault.error(code, format!("{field}[{i}]"))),
-        }
-    }
-    Ok(history)
-}
-
-/// A move's two bytes as its packed number (hand 0).
-fn code_of_bytes(first: u8, second: u8) -> u32 {
-    let first = u32::from(first);
-    first & ACTION_AND_SEAT | u32::from(second) << TILE_SHIFT | first >> TILE_SHIFT << END_SHIFT
-}
-
-/// A move's two bytes, the inverse of [`code_of_bytes`].
-fn bytes_of(entry: HistoryEntry) -> [u8; 2] {
-    let code = encode_code(&entry);
-    let byte = |value: u32| u8::try_from(value & 0xff).unwrap_or(0);
-    let end = code >> END_SHIFT & 7;
+/// One move as its two packed bytes.
+fn pack(entry: HistoryEntry) -> [u8; 2] {
+    let index = |tile: Tile| u8::try_from(tile.index()).unwrap_or(u8::MAX);
+    let end = |end| u8::try_from(encode_end(end)).unwrap_or(0);
+    let (action, high, second) = match (entry.mv.action, entry.drawn) {
+        (Action::Play { tile, end: at }, _) => (0, end(at), index(tile)),
+        (Action::Draw, Some(tile)) => (1, 1, index(tile)),
+        (Action::Draw, None) => (1, 0, 0),
+        (Action::Pass, _) => (2, 0, 0),
+    };
     [
-        byte(code & ACTION_AND_SEAT | end << TILE_SHIFT),
-        byte(code >> TILE_SHIFT & 0x7f),
+        action | entry.mv.seat << SEAT_SHIFT | high << END_SHIFT,
+        second,
     ]
 }
 
-/// A packed state's history given as `moves` (two bytes each) and `hands`
-/// (runs of hand number and count) at `prefix`, unpacked.
-pub(super) fn decode_packed(
-    moves: &[u8],
-    hands: &[u32],
-    prefix: &str,
-) -> Result<Vec<HistoryEntry>, ApiError> {
-    let inconsistent = |field: &str, message: &str| {
-        ApiError::invalid(
+/// A packed history (two bytes per move) at `field`, unpacked.
+pub(super) fn decode_packed(bytes: &[u8], field: &str) -> Result<Vec<HistoryEntry>, ApiError> {
+    if bytes.len() % 2 != 0 {
+        return Err(ApiError::invalid(
             ErrorReason::InconsistentState,
-            format!("{prefix}.{field}"),
-            message,
-        )
-    };
-    if moves.len() % 2 != 0 {
-        return Err(inconsistent("history", "two bytes per move"));
-    }
-    if hands.len() % 2 != 0 {
-        return Err(inconsistent(
-            "history_hands",
-            "pairs of hand number and number of moves",
+            field,
+            "two bytes per move",
         ));
     }
     // Room for the move about to be played, so that it does not regrow.
-    let mut history = Vec::with_capacity(moves.len() / 2 + 2);
-    let mut pairs = moves.chunks_exact(2);
-    for run in hands.chunks_exact(2) {
-        let &[hand, count] = run else { continue };
-        for _ in 0..count {
-            let Some(&[first, second]) = pairs.next() else {
-                return Err(inconsistent(
-                    "history_hands",
-                    "the runs count more moves than the history holds",
-                ));
-            };
-            let code = code_of_bytes(first, second);
-            match unpack(code) {
-                Ok(entry) => history.push(HistoryEntry { hand, ..entry }),
-                Err(fault) => {
-                    let field = format!("{prefix}.history[{}]", history.len());
-                    return Err(fault.error(code, field));
-                }
-            }
+    let mut history = Vec::with_capacity(bytes.len() / 2 + 2);
+    for (i, pair) in bytes.chunks_exact(2).enumerate() {
+        let &[first, second] = pair else { continue };
+        match unpack(first, second) {
+            Ok(entry) => history.push(entry),
+            Err(fault) => return Err(byte_error(fault, [first, second], format!("{field}[{i}]"))),
         }
-    }
-    if pairs.next().is_some() {
-        return Err(inconsistent(
-            "history_hands",
-            "the runs count fewer moves than the history holds",
-        ));
     }
     Ok(history)
 }
 
-/// A history as a packed state's bytes and runs of hands.
-pub(super) fn encode_packed(history: &[HistoryEntry]) -> (Vec<u8>, Vec<u32>) {
-    let mut moves = Vec::with_capacity(history.len() * 2);
-    let mut hands = Vec::new();
-    let mut run: Option<(u32, u32)> = None;
-    for entry in history {
-        moves.extend(bytes_of(*entry));
-        run = match run {
-            Some((hand, count)) if hand == entry.hand => Some((hand, count + 1)),
-            Some((hand, count)) => {
-                hands.extend([hand, count]);
-                Some((entry.hand, 1))
-            }
-            None => Some((entry.hand, 1)),
-        };
+/// The refusal of the packed move `bytes` at `field`.
+#[cold]
+fn byte_error(fault: ByteFault, bytes: [u8; 2], field: String) -> ApiError {
+    let malformed = |what: &str| {
+        ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field.clone(),
+            format!("{bytes:?} is not a packed move: {what}"),
+        )
+    };
+    match fault {
+        ByteFault::Tile(index) => tile_index_error(u32::from(index), field),
+        ByteFault::End(end) => malformed(&format!("{end} is not an End")),
+        ByteFault::NamesTile => malformed("a pass names no tile and no end"),
+        ByteFault::Action => malformed("unknown action"),
     }
-    if let Some((hand, count)) = run {
-        hands.extend([hand, count]);
-    }
-    (moves, hands)
+}
+
+/// A history as packed bytes.
+pub(super) fn encode_packed(history: &[HistoryEntry]) -> Vec<u8> {
+    history.iter().copied().flat_map(pack).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::End;
 
     #[test]
     fn malformed_packed_moves_are_refused() {
         let cases = [
-            (3, ErrorReason::MalformedMove),                   // no such action
-            (100 << TILE_SHIFT, ErrorReason::InvalidTile),     // beyond double-12
-            (1 | 5 << TILE_SHIFT, ErrorReason::MalformedMove), // a draw naming a tile
-            (2 | 1 << END_SHIFT, ErrorReason::MalformedMove),  // a pass naming an end
-            (7 << END_SHIFT, ErrorReason::MalformedMove),      // no such end
+            ([3, 0], ErrorReason::MalformedMove),          // no such action
+            ([0, 100], ErrorReason::InvalidTile),          // beyond double-12
+            ([1 | 1 << 5, 91], ErrorReason::InvalidTile),  // a drawn tile beyond it
+            ([2, 5], ErrorReason::MalformedMove),          // a pass naming a tile
+            ([1 | 2 << 5, 0], ErrorReason::MalformedMove), // a draw with an end
+            ([7 << 5, 0], ErrorReason::MalformedMove),     // no such end
         ];
-        for (code, reason) in cases {
-            let error = decode_codes(&[code], "state.history").expect_err("refused");
+        for (bytes, reason) in cases {
+            let error = decode_packed(&bytes, "state_token.history").expect_err("refused");
             assert_eq!(
                 (error.reason, error.field.as_str()),
-                (reason, "state.history[0]"),
-                "{code}"
+                (reason, "state_token.history[0]"),
+                "{bytes:?}"
             );
         }
-        let entry = decode_codes(&[1 << SEAT_SHIFT | 2 << HAND_SHIFT | 1], "state.history");
-        assert_eq!(
-            entry.map(|e| e.iter().map(|e| (e.hand, e.mv)).collect()),
-            Ok(vec![(2, Move::draw(1))])
-        );
     }
 
     #[test]
-    fn both_forms_unpack_every_move_alike() {
-        let moves = [
-            Move::play(3, Tile::new(12, 11), Some(crate::rules::End::Down)),
-            Move::play(0, Tile::new(0, 0), None),
-            Move::draw(2),
-            Move::pass(1),
+    fn both_forms_round_trip_every_kind_of_move() {
+        let entries = [
+            HistoryEntry {
+                mv: Move::play(3, Tile::new(12, 11), Some(End::Down)),
+                drawn: None,
+            },
+            HistoryEntry {
+                mv: Move::play(0, Tile::new(0, 0), None),
+                drawn: None,
+            },
+            HistoryEntry {
+                mv: Move::draw(2),
+                drawn: Some(Tile::new(0, 0)),
+            },
+            HistoryEntry {
+                mv: Move::draw(2),
+                drawn: None,
+            },
+            HistoryEntry {
+                mv: Move::pass(1),
+                drawn: None,
+            },
         ];
-        for mv in moves {
-            let entry = HistoryEntry { hand: 7, mv };
-            let [first, second] = bytes_of(entry);
-            let from_bytes = unpack(code_of_bytes(first, second)).expect("a move");
-            assert_eq!(
-                HistoryEntry {
-                    hand: 7,
-                    ..from_bytes
-                },
-                entry
-            );
-            assert_eq!(unpack(encode_code(&entry)).expect("a move"), entry);
-        }
+        let packed = encode_packed(&entries);
+        assert_eq!(decode_packed(&packed, "h"), Ok(entries.to_vec()));
+        let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
+        assert_eq!(decode_entries(&readable, "h"), Ok(entries.to_vec()));
+        let public = encode_entry(&entries[2], false);
+        assert_eq!(
+            public.action,
+            Some(proto::history_entry::Action::Draw(proto::DrawnTile {
+                tile: None
+            }))
+        );
     }
 }

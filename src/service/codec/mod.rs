@@ -5,12 +5,13 @@
 //!
 //! - [`wire`]: primitives several messages share: tile, end, seat, move,
 //!   the spinner's position, phase and result.
-//! - [`history`]: the one bit layout of a history move, read and written
-//!   for both state forms.
+//! - [`history`]: a hand's history in both state forms (readable entries,
+//!   two bytes per move).
 //! - [`readable`]: the readable state (`GameState`) and its layout.
 //! - [`packed`]: the packed state (`PackedState`, the contents of tokens).
 //! - [`rules`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
-//! - [`answers`]: events, updates, legal moves and views.
+//! - [`answers`]: events, what an answer says of the game after a move,
+//!   legal moves and views.
 
 pub mod answers;
 pub mod history;
@@ -22,7 +23,7 @@ pub mod wire;
 use crate::proto::ErrorReason;
 use crate::service::error::ApiError;
 
-pub use answers::{encode_legal_moves, encode_update, encode_view};
+pub use answers::{Outlook, encode_events, encode_legal_moves, encode_outlook, encode_view};
 pub use packed::{decode_packed, encode_packed};
 pub use readable::{decode_state, encode_layout, encode_state};
 pub use rules::{decode_rules, encode_rules};

@@ -14,8 +14,8 @@ use crate::service::error::ApiError;
 use super::history;
 use super::rules::{decode_state_rules, encode_rules};
 use super::wire::{
-    TILE_COUNT, decode_outcome, decode_spinner, decode_tile_index, encode_outcome, encode_phase,
-    encode_spinner, tile_index_error,
+    TILE_COUNT, decode_digest, decode_outcome, decode_spinner, decode_tile_index, encode_outcome,
+    encode_phase, encode_spinner, tile_index_error,
 };
 use super::{FORMAT_VERSION, check_format_version};
 
@@ -120,7 +120,8 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         required_lead: decode_optional_tile(state.required_lead, &field("required_lead"))?,
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
-        history: history::decode_packed(&state.history, &state.history_hands, prefix)?,
+        history: history::decode_packed(&state.history, &format!("{prefix}.history"))?,
+        digest: decode_digest(&state.match_digest, &field("match_digest"))?,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
 }
@@ -130,7 +131,6 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
 pub fn encode_packed(game: &Game) -> proto::PackedState {
     let layout = game.layout();
     let arm = |end| layout.arm(end).iter().copied().map(placed_byte).collect();
-    let (history, history_hands) = history::encode_packed(game.history());
     proto::PackedState {
         format_version: FORMAT_VERSION,
         variant: game.variant().to_owned(),
@@ -154,9 +154,9 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         required_lead: game.required_lead().map(Tile::index),
         phase: encode_phase(game.outcome()),
         result: game.outcome().map(encode_outcome),
-        history,
+        history: history::encode_packed(game.history()),
         drew_this_turn: game.drew_this_turn(),
-        history_hands,
+        match_digest: game.digest().0.to_vec(),
     }
 }
 
@@ -200,11 +200,12 @@ mod tests {
     #[test]
     fn bytes_beyond_the_largest_set_name_their_field() {
         let (_, packed) = packed_game();
-        let cases: [(&str, Breakage); 4] = [
+        let cases: [(&str, Breakage); 5] = [
             ("state_token.hands[1][0]", |p| p.hands[1][0] = 91),
             ("state_token.left[0]", |p| p.left.insert(0, 2 * 91)),
             ("state_token.lead", |p| p.lead = Some(1000)),
             ("state_token.history[0]", |p| p.history[1] = 127),
+            ("state_token.history[1]", |p| p.history[3] = 200),
         ];
         assert_refused(&packed, &cases, ErrorReason::InvalidTile);
     }
@@ -224,20 +225,19 @@ mod tests {
     }
 
     #[test]
-    fn the_history_runs_must_cover_the_history_exactly() {
+    fn the_history_is_two_bytes_a_move_and_the_digest_32() {
         let (game, packed) = packed_game();
         assert_eq!(packed.history.len(), 2 * game.history().len());
-        assert_eq!(packed.history_hands, [1, 6]);
-        let cases: [(&str, Breakage); 4] = [
+        let cases: [(&str, Breakage); 3] = [
             ("state_token.history", |p| p.history.push(0)),
-            ("state_token.history_hands", |p| p.history_hands.push(2)),
-            ("state_token.history_hands", |p| p.history_hands[1] = 7),
-            ("state_token.history_hands", |p| p.history_hands[1] = 5),
+            ("state_token.match_digest", |p| p.match_digest.push(0)),
+            ("state_token.match_digest", |p| p.match_digest.truncate(31)),
         ];
         assert_refused(&packed, &cases, ErrorReason::InconsistentState);
-        let mut two_runs = packed.clone();
-        two_runs.history_hands = vec![1, 2, 1, 4];
-        assert_eq!(decode_packed(&two_runs, "state_token"), Ok(game));
+        let mut no_digest = packed.clone();
+        no_digest.match_digest.clear();
+        let error = decode_packed(&no_digest, "state_token").expect_err("missing");
+        assert_eq!(error.reason, ErrorReason::MissingField);
     }
 
     #[test]

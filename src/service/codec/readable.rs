@@ -1,6 +1,6 @@
 //! The readable state (`GameState`) ⇄ the rules' game: every tile as a
-//! message of its own, the layout with its derived open ends, the history
-//! as one packed number per move.
+//! message of its own, the layout with its derived open ends, the hand's
+//! history as readable entries.
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::{End, Game, Geometry, Layout, Placed, Setup};
@@ -9,8 +9,8 @@ use crate::service::error::ApiError;
 use super::history;
 use super::rules::{decode_state_rules, encode_rules};
 use super::wire::{
-    decode_half, decode_optional_tile, decode_outcome, decode_spinner, decode_tile, encode_end,
-    encode_outcome, encode_phase, encode_spinner, encode_tile,
+    decode_digest, decode_half, decode_optional_tile, decode_outcome, decode_spinner, decode_tile,
+    encode_end, encode_outcome, encode_phase, encode_spinner, encode_tile,
 };
 use super::{FORMAT_VERSION, check_format_version};
 
@@ -61,7 +61,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .collect::<Result<Vec<_>, _>>()?;
     let empty_layout = proto::Layout::default();
     let layout = state.layout.as_ref().unwrap_or(&empty_layout);
-    let history = history::decode_codes(&state.history, &field("history"))?;
+    let history = history::decode_entries(&state.history, &field("history"))?;
     let setup = Setup {
         variant: state.variant.clone(),
         rules,
@@ -85,6 +85,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history,
+        digest: decode_digest(&state.match_digest, &|| field("match_digest"))?,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
     let given = !layout.open_ends.is_empty();
@@ -136,6 +137,7 @@ fn encode_open_ends(layout: &Layout, geometry: Geometry) -> Vec<proto::OpenEnd> 
                 end: encode_end(Some(end)),
                 pips: u32::from(pips),
                 counts: layout.counts(end, geometry),
+                starts_arm: layout.arm(end).is_empty(),
             })
         })
         .collect()
@@ -164,10 +166,15 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         required_lead: game.required_lead().map(encode_tile),
         phase: encode_phase(game.outcome()),
         result: game.outcome().map(encode_outcome),
-        history: game.history().iter().map(history::encode_code).collect(),
+        history: game
+            .history()
+            .iter()
+            .map(|entry| history::encode_entry(entry, true))
+            .collect(),
         drew_this_turn: game.drew_this_turn(),
         sealed_seed: Vec::new(),
         tag: Vec::new(),
+        match_digest: game.digest().0.to_vec(),
     }
 }
 
@@ -177,7 +184,7 @@ mod tests {
     use crate::rules::presets::PRESETS;
 
     #[test]
-    fn packed_history_round_trips_for_every_preset() {
+    fn every_preset_round_trips_to_its_last_hand() {
         for preset in PRESETS {
             let players = *preset.players.end();
             let (mut game, _) =

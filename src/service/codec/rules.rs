@@ -161,7 +161,7 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
 /// state's rules) every option is required.
 ///
 /// # Errors
-/// `MISSING_FIELD` for an option neither given nor in `base`; `INVALID_RULES`
+/// `ERROR_REASON_MISSING_FIELD` for an option neither given nor in `base`; `ERROR_REASON_INVALID_RULES`
 /// for a value out of range. Whether the options fit together is checked
 /// by the rules, not here.
 pub fn decode_rules(

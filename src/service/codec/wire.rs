@@ -9,8 +9,9 @@
 //! the decoding itself.
 
 use crate::proto::{self, ErrorReason};
+use crate::rules::record::DIGEST_LEN;
 use crate::rules::tile::MAX_PIP_LIMIT;
-use crate::rules::{Action, End, Move, Outcome, Seat, SpinnerAt, Tile, TileSet};
+use crate::rules::{Action, End, MatchDigest, Move, Outcome, Seat, SpinnerAt, Tile, TileSet};
 
 use crate::service::error::ApiError;
 
@@ -31,7 +32,7 @@ pub(super) fn decode_half(value: u32, field: &impl Fn() -> String) -> Result<u8,
 /// A tile given at `field`.
 ///
 /// # Errors
-/// `INVALID_TILE` when a half is beyond every set.
+/// `ERROR_REASON_INVALID_TILE` when a half is beyond every set.
 pub fn decode_tile(tile: &proto::Tile, field: &impl Fn() -> String) -> Result<Tile, ApiError> {
     Ok(Tile::new(
         decode_half(tile.a, field)?,
@@ -80,7 +81,7 @@ pub(super) fn decode_tile_index(index: u32, field: &impl Fn() -> String) -> Resu
 /// A seat number at `field` (its range is checked against the game later).
 ///
 /// # Errors
-/// `SEAT_OUT_OF_RANGE` when no game has such a seat.
+/// `ERROR_REASON_SEAT_OUT_OF_RANGE` when no game has such a seat.
 pub fn decode_seat(value: u32, field: &impl Fn() -> String) -> Result<Seat, ApiError> {
     Seat::try_from(value).map_err(|_| {
         ApiError::invalid(
@@ -131,7 +132,7 @@ pub(super) fn encode_end(end: Option<End>) -> i32 {
 /// A move given at `prefix` (`move`, or `state.history[3].move`).
 ///
 /// # Errors
-/// `MISSING_FIELD`, `MALFORMED_MOVE`, `INVALID_TILE` or `SEAT_OUT_OF_RANGE` for a
+/// `ERROR_REASON_MISSING_FIELD`, `ERROR_REASON_MALFORMED_MOVE`, `ERROR_REASON_INVALID_TILE` or `ERROR_REASON_SEAT_OUT_OF_RANGE` for a
 /// move that cannot be represented.
 pub fn decode_move(
     mv: Option<&proto::Move>,
@@ -283,4 +284,23 @@ pub(super) fn encode_phase(outcome: Option<Outcome>) -> i32 {
         Some(_) => proto::Phase::MatchOver,
     }
     .into()
+}
+
+/// A state's match digest at `field`: exactly 32 bytes.
+pub(super) fn decode_digest(
+    bytes: &[u8],
+    field: &dyn Fn() -> String,
+) -> Result<MatchDigest, ApiError> {
+    if bytes.is_empty() {
+        return Err(ApiError::missing(field()));
+    }
+    <[u8; DIGEST_LEN]>::try_from(bytes)
+        .map(MatchDigest)
+        .map_err(|_| {
+            ApiError::invalid(
+                ErrorReason::InconsistentState,
+                field(),
+                format!("a match digest is {DIGEST_LEN} bytes, not {}", bytes.len()),
+            )
+        })
 }
