@@ -97,6 +97,39 @@ async fn check_views(client: &mut DominoEngineServiceClient<Channel>, state: &pr
     }
 }
 
+/// A hand-ending answer shows the hand as it finished: the final table and
+/// every seat's tiles, whose pips are the counts given, and the seat that
+/// went out holding none.
+fn check_finished_hands(events: &[proto::Event], players: u32) {
+    use proto::hand_ended::EndedBy;
+    for event in events {
+        let Some(proto::event::Kind::HandEnded(ended)) = &event.kind else {
+            continue;
+        };
+        let layout = ended.layout.as_ref().expect("the final table");
+        assert!(layout.lead.is_some(), "a hand ends with tiles down");
+        assert_eq!(ended.hands.len(), players as usize);
+        let pips: Vec<u32> = ended
+            .hands
+            .iter()
+            .map(|hand| hand.tiles.iter().map(|t| t.a + t.b).sum())
+            .collect();
+        assert_eq!(pips, ended.pips);
+        match ended.ended_by {
+            Some(EndedBy::WentOut(seat)) => {
+                assert_eq!(ended.reason, proto::HandEndReason::Domino as i32);
+                assert!(ended.hands[seat as usize].tiles.is_empty());
+            }
+            Some(EndedBy::ClosedBy(_)) => {
+                assert_eq!(ended.reason, proto::HandEndReason::Closed as i32);
+            }
+            Some(EndedBy::LastPlacer(_)) | None => {
+                assert_eq!(ended.reason, proto::HandEndReason::Blocked as i32);
+            }
+        }
+    }
+}
+
 /// Plays a whole match through NewGame and Play only, choosing random legal
 /// moves, and checks scores, events and views along the way.
 async fn play_match(
@@ -124,6 +157,7 @@ async fn play_match(
             check_views(client, &state).await;
         }
         let Some(to_act) = update.to_act else {
+            check_finished_hands(&update.events, players);
             assert!(update.legal_moves.is_empty());
             assert_eq!(state.phase, proto::Phase::MatchOver as i32);
             let ended = update
@@ -133,6 +167,7 @@ async fn play_match(
             assert!(ended, "the last update reports the match's end");
             return;
         };
+        check_finished_hands(&update.events, players);
         assert!(!update.legal_moves.is_empty());
         assert!(update.legal_moves.iter().all(|m| m.seat == to_act));
         let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())];

@@ -691,6 +691,22 @@ fn check_against_schema(document: &Value, schema: &Value, value: &Value, path: &
     match value {
         Value::Object(fields) => {
             assert_eq!(schema["type"], "object", "{path}");
+            // What the document says is always present is there.
+            let required = schema["required"].as_array().cloned().unwrap_or_default();
+            let said = schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(_, property)| {
+                    property["description"]
+                        .as_str()
+                        .is_some_and(|text| text.ends_with("Always present in answers."))
+                })
+                .map(|(name, _)| json!(name));
+            for name in required.into_iter().chain(said) {
+                let name = name.as_str().unwrap_or_default();
+                assert!(fields.contains_key(name), "{path}.{name} is always present");
+            }
             for (name, field) in fields {
                 let property = &schema["properties"][name];
                 assert!(!property.is_null(), "{path}.{name} is not in the schema");
@@ -716,6 +732,77 @@ fn check_against_schema(document: &Value, schema: &Value, value: &Value, path: &
         Value::Bool(_) => assert_eq!(schema["type"], "boolean", "{path}"),
         Value::Null => panic!("{path}: null in an answer"),
     }
+}
+
+/// Every object of an answer whose keys look like a tile's, a move's or a
+/// seat-carrying event's, with the fields that proto3 JSON would drop at 0.
+fn assert_zeros_written(value: &Value, path: &str) {
+    match value {
+        Value::Object(fields) => {
+            if fields.contains_key("a") || fields.contains_key("b") {
+                assert!(
+                    fields.contains_key("a") && fields.contains_key("b"),
+                    "{path}: a tile writes both halves: {value}"
+                );
+            }
+            for (name, field) in fields {
+                assert_zeros_written(field, &format!("{path}.{name}"));
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                assert_zeros_written(item, &format!("{path}[{i}]"));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn answers_write_fields_at_their_default_values() {
+    let server = TestServer::start().await;
+    // Seed 42 of muggins deals seat 0 a tile with a zero half and seat 0
+    // leads some hand; play on until both show up.
+    let mut update = new_game(
+        &server,
+        json!({ "variant": "muggins", "players": 2, "seed": "42" }),
+    )
+    .await;
+    let (mut zero_half, mut seat_zero) = (false, false);
+    for _ in 0..200 {
+        assert_zeros_written(&update, "answer");
+        for mv in update["legalMoves"].as_array().expect("legal moves") {
+            assert!(mv["seat"].is_u64(), "a move names its seat: {mv}");
+            seat_zero |= mv["seat"] == 0;
+            let tile = &mv["play"]["tile"];
+            zero_half |= tile["b"] == 0;
+        }
+        let state = &update["state"];
+        for field in [
+            "toAct",
+            "handLeader",
+            "drewThisTurn",
+            "history",
+            "matchDigest",
+        ] {
+            assert!(state.get(field).is_some(), "state.{field} is written");
+        }
+        assert!(update["scoreChange"].is_array() && update["matchDigest"].is_string());
+        let Some(mv) = update["legalMoves"].get(0).cloned() else {
+            break;
+        };
+        let body = json!({ "state": update["state"], "move": mv }).to_string();
+        let answer = post_json(&format!("{}/v1/Play", server.url()), body).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        update = answer.json();
+    }
+    assert!(zero_half && seat_zero, "the answers met zeros");
+    // A oneof source: both forms at once is not one request.
+    let both = json!({ "state": update["state"], "stateToken": "AAAA" }).to_string();
+    let answer = post_json(&format!("{}/v1/LegalMoves", server.url()), both).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.json()["reason"], "ERROR_REASON_MALFORMED_JSON");
+    server.stop().await;
 }
 
 #[tokio::test]

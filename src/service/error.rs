@@ -235,13 +235,14 @@ impl From<PlayError> for ApiError {
 }
 
 impl ApiError {
-    /// The refusal of the `index`th move of a list (`moves[index]`), where
-    /// a refusal of a single move names `move`.
+    /// The refusal of the `index`th move of a list: the field a refusal of
+    /// a single move names (`move.seat`) becomes that move's
+    /// (`moves[3].seat`), and a refusal of the state it meets (the match
+    /// is over) names the move.
     #[must_use]
     pub fn at_move(mut self, index: usize) -> ApiError {
-        if let Some(rest) = self.field.strip_prefix("move") {
-            self.field = format!("moves[{index}]{rest}");
-        }
+        let rest = self.field.strip_prefix("move").unwrap_or_default();
+        self.field = format!("moves[{index}]{rest}");
         self
     }
 }
