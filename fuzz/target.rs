@@ -21,6 +21,12 @@ fn keyed() -> &'static Engine {
     })
 }
 
+/// A reason's name without the enum's prefix (`CANNOT_DRAW`).
+fn short(reason: ErrorReason) -> &'static str {
+    let name = reason.as_str_name();
+    name.strip_prefix("ERROR_REASON_").unwrap_or(name)
+}
+
 /// Runs one input through every handler; returns the reasons it met, or a
 /// description of what went wrong.
 pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
@@ -43,7 +49,7 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
     });
     reasons.push(match open {
         Ok(_) => "OPEN_TOKEN_READ".to_owned(),
-        Err(error) => format!("OPEN_TOKEN_{}", error.reason.as_str_name()),
+        Err(error) => format!("OPEN_TOKEN_{}", short(error.reason)),
     });
     let Ok(request) = PlayRequest::decode(bytes) else {
         reasons.push("UNDECODABLE".to_owned());
@@ -99,7 +105,7 @@ pub fn run(bytes: &[u8]) -> Result<Vec<String>, String> {
             }
             reasons.push(format!("{form}PLAYED"));
         }
-        Err(error) => reasons.push(format!("{form}{}", error.reason.as_str_name())),
+        Err(error) => reasons.push(format!("{form}{}", short(error.reason))),
     }
     if let Ok(listed) = by_state {
         for mv in listed.legal_moves {
