@@ -239,3 +239,42 @@ async fn replay_over_grpc_and_json() {
     assert_eq!(answer.json()["field"], "moves[7].seat");
     server.stop().await;
 }
+
+#[test]
+fn a_seat_token_cannot_replay_but_a_full_token_can() {
+    use pips::service::custody::Custody;
+    use pips::service::keys::StateKeys;
+    let keys = StateKeys::from_text(&"3c".repeat(32)).expect("a key");
+    let engine = Engine::new(Custody::new(Some(keys)));
+    let deal = engine
+        .new_game(&proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(3),
+            as_token: true,
+            ..Default::default()
+        })
+        .expect("deal");
+    let moves = vec![deal.legal_moves[0]];
+    let with = |token: &[u8]| {
+        engine.replay(&proto::ReplayRequest {
+            state_source: Some(token.to_vec().into()),
+            moves: moves.clone(),
+            as_token: false,
+        })
+    };
+    let error = with(&deal.seat_tokens[0]).expect_err("a seat token");
+    assert_eq!(
+        (error.code, error.reason, error.field.as_str()),
+        (
+            Code::PermissionDenied,
+            ErrorReason::SeatNotPermitted,
+            "state_token"
+        )
+    );
+    let replayed = with(&deal.state_token).expect("a full token");
+    assert!(replayed.state.is_none() && !replayed.state_token.is_empty());
+    assert_eq!(replayed.steps.len(), 1);
+    assert_eq!(replayed.match_digest.len(), 32);
+    assert_ne!(replayed.match_digest, deal.match_digest);
+}
