@@ -3,6 +3,8 @@
 //! - [`rules`]: pure game logic (tiles, ends, connection rules, layout,
 //!   options, presets, scoring, dealing, legal moves, play, settlement,
 //!   validation, what a seat may see). No transport, no I/O.
+//! - [`bots`]: computer opponents (random, greedy, expert) over one seat's
+//!   view: pure, seeded, no I/O.
 //! - [`proto`]: the wire contract generated from `proto/pips/v1`.
 //! - [`service`]: proto ⇄ rules codecs, state custody, the gRPC service,
 //!   the HTTP/JSON routes and the OpenAPI document; rules errors become
@@ -11,6 +13,7 @@
 //!   on one port, health, reflection, limits, tracing, graceful shutdown) on
 //!   a listener it is given.
 
+pub mod bots;
 pub mod rules;
 pub mod server;
 pub mod service;

@@ -17,6 +17,8 @@
 //! - [`record`]: the match record's digest ([`MatchDigest`]), a hash
 //!   chain over the rules, the seed and every move.
 //! - [`view`]: what one seat may see ([`View`], [`Event::seen_by`]).
+//! - [`knowledge`]: what a seat knows of the hidden tiles, and deals
+//!   sampled consistently with it ([`Knowledge`]).
 //! - [`setup`]: an unvalidated [`Setup`] and the checked constructor
 //!   [`Game::from_setup`].
 //! - [`errors`]: why a state ([`SetupError`]) or a move ([`PlayError`]) is
@@ -28,6 +30,7 @@ pub mod end;
 pub mod errors;
 pub mod events;
 pub mod game;
+pub mod knowledge;
 pub mod layout;
 pub mod moves;
 pub mod options;
@@ -44,6 +47,7 @@ pub use end::{ByEnd, End};
 pub use errors::{LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace};
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 pub use game::{Game, HistoryEntry, Report};
+pub use knowledge::Knowledge;
 pub use layout::{Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
 pub use options::{

@@ -42,6 +42,12 @@ impl Game {
 }
 
 impl<'a> View<'a> {
+    /// The whole game, for the rules' own use (what follows from the view
+    /// must read only what the seat may know).
+    pub(super) fn game(&self) -> &'a Game {
+        self.game
+    }
+
     /// The seat whose view this is.
     #[must_use]
     pub fn seat(&self) -> Seat {

@@ -1,0 +1,151 @@
+//! The `greedy` level: a fixed heuristic a decent casual player uses. Each
+//! legal move is scored from what the seat sees, and the best is played:
+//!
+//! - take the points on the table (in-play scoring), but not points an
+//!   exact target voids, and a move that wins the match or goes out first;
+//! - shed heavy tiles and doubles (under lowest-wins rules, heavier ones
+//!   weigh more);
+//! - keep numbers you hold many of: prefer leaving ends your other tiles
+//!   fit;
+//! - play on numbers the opponents are known to lack;
+//! - keep matadors (which fit any end) for when nothing else fits.
+
+use crate::rules::connect::is_matador;
+use crate::rules::options::{InPlayScoring, MatchEnd, Rules};
+use crate::rules::scoring::in_play_points;
+use crate::rules::{Action, End, Game, Knowledge, Layout, Move, Side, TileSet, View};
+
+/// What a move is scored on: everything public, and the mover's hand.
+#[derive(Clone, Copy, Debug)]
+pub struct Table<'a> {
+    /// The rules in force.
+    pub rules: &'a Rules,
+    /// The tiles on the table.
+    pub layout: &'a Layout,
+    /// The mover's tiles.
+    pub hand: TileSet,
+    /// The mover's side.
+    pub side: Side,
+    /// Every side's score.
+    pub scores: &'a [i32],
+    /// Pip numbers no opponent can hold, as bits (bit n: number n).
+    pub opponents_lack: u16,
+}
+
+/// The move `greedy` plays from `view` (with what `knowledge` tells of
+/// the opponents); `None` when the seat is not to act.
+#[must_use]
+pub fn choose(view: View<'_>, knowledge: &Knowledge<'_>) -> Option<Move> {
+    let me = view.seat();
+    let side = view.side_of(me);
+    let opponents: Vec<_> = (0..view.players())
+        .filter(|&seat| view.side_of(seat) != side)
+        .collect();
+    let mut lack = 0u16;
+    for pips in 0..=view.rules().max_pip {
+        let showing = TileSet::showing(pips).and(view.rules().tile_set());
+        if opponents
+            .iter()
+            .all(|&seat| showing.minus(knowledge.surely_not_held(seat)).is_empty())
+        {
+            lack |= 1 << pips;
+        }
+    }
+    let table = Table {
+        rules: view.rules(),
+        layout: view.layout(),
+        hand: view.hand(),
+        side,
+        scores: view.scores(),
+        opponents_lack: lack,
+    };
+    best(&table, &view.legal_moves())
+}
+
+/// The move `greedy` plays for the seat to act in a complete `game` (a
+/// sampled deal in a playout), knowing nothing of the opponents' voids.
+pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
+    let seat = game.to_act();
+    let table = Table {
+        rules: game.rules(),
+        layout: game.layout(),
+        hand: game.hand(seat),
+        side: game.side_of(seat),
+        scores: game.scores(),
+        opponents_lack: 0,
+    };
+    best(&table, moves)
+}
+
+/// The best of `moves` on `table` (the first of equals).
+fn best(table: &Table<'_>, moves: &[Move]) -> Option<Move> {
+    let mut best: Option<(Move, f64)> = None;
+    for &mv in moves {
+        let value = value(table, mv, moves.len());
+        if best.is_none_or(|(_, top)| value > top) {
+            best = Some((mv, value));
+        }
+    }
+    best.map(|(mv, _)| mv)
+}
+
+/// How much `greedy` likes `mv` (one of `choices` legal moves).
+#[must_use]
+pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
+    let Action::Play { tile, end } = mv.action else {
+        return 0.0;
+    };
+    let rules = table.rules;
+    let geometry = rules.geometry();
+    let mut after = table.layout.clone();
+    after.place(tile, end, geometry);
+    let lowest_wins = rules.match_end == MatchEnd::LoseAtTarget;
+    let own = table
+        .scores
+        .get(usize::from(table.side))
+        .copied()
+        .map_or(0, i64::from);
+    let target = i64::from(rules.target);
+    let mut value = 0.0;
+    if rules.in_play_scoring != InPlayScoring::None {
+        let points = i64::from(in_play_points(
+            rules.in_play_scoring,
+            after.ends_total(geometry),
+        ));
+        let void = rules.match_end == MatchEnd::ExactTarget && own + points > target;
+        let wins =
+            !lowest_wins && !rules.single_hand() && points > 0 && !void && own + points >= target;
+        value += match (void, wins) {
+            (true, _) => -1.0,
+            (_, true) => 1000.0,
+            _ if lowest_wins => -10.0 * points as f64,
+            _ => 10.0 * points as f64,
+        };
+    }
+    let rest = table.hand.minus(TileSet::EMPTY.with(tile));
+    if rest.is_empty() {
+        value += 1000.0;
+    }
+    let heavy = if lowest_wins { 3.0 } else { 2.0 };
+    value += heavy * f64::from(tile.pips());
+    if tile.is_double() {
+        value += 3.0;
+    }
+    let mut fitting = TileSet::EMPTY;
+    for end in End::ALL {
+        if let Some(pips) = after.open_end(end) {
+            fitting = fitting.or(rules.connect.fitting(pips));
+            if table.opponents_lack & (1 << pips) != 0 {
+                value += 6.0;
+            }
+        }
+    }
+    value += 4.0 * f64::from(rest.and(fitting).len());
+    if is_matador(tile)
+        && rules.connect == crate::rules::Connect::SumToSevenWithMatadors
+        && choices > 1
+    {
+        value -= 15.0;
+    }
+    value
+}

@@ -1,0 +1,97 @@
+//! Computer opponents over one seat's information ([`View`]): pure
+//! functions of what the seat may know and a seed, with no I/O.
+//!
+//! - [`random`]: a uniform choice among the legal moves.
+//! - [`greedy`]: a fixed heuristic of a decent casual player.
+//! - [`expert`]: determinized Monte Carlo search over deals sampled from
+//!   the seat's [`Knowledge`](crate::rules::Knowledge), with `greedy`
+//!   playouts, aiming at winning the match.
+//!
+//! A bot never reads what its seat cannot see: a suggestion depends on the
+//! view, the seed and the budget alone.
+
+pub mod expert;
+pub mod greedy;
+pub mod random;
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+use crate::rules::{Move, View};
+
+/// How strong a computer opponent is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Level {
+    /// Uniform over the legal moves.
+    Random,
+    /// A fixed heuristic.
+    Greedy,
+    /// Information-set search with `greedy` playouts.
+    Expert,
+}
+
+/// What a search may spend.
+#[derive(Clone, Copy)]
+pub struct Budget<'a> {
+    /// Playouts at most (each: one sampled deal, one move, played to the
+    /// end of the hand).
+    pub playouts: u32,
+    /// Asked between sampled deals: `true` stops the search with the best
+    /// move so far (a deadline, say). The search is reproducible for a
+    /// seed and a playout budget only while this never says stop.
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+impl std::fmt::Debug for Budget<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("playouts", &self.playouts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default playout budget of `expert`.
+pub const DEFAULT_PLAYOUTS: u32 = 400;
+
+/// A bot's answer.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Suggestion {
+    /// The move to play.
+    pub mv: Move,
+    /// For `expert`: every legal move with its estimated value (the mean
+    /// estimated chance of winning the match after it, 0 to 1) and the
+    /// playouts spent on it; empty for the other levels.
+    pub values: Vec<MoveValue>,
+    /// Playouts spent in all.
+    pub playouts: u32,
+}
+
+/// One legal move's estimate.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its mean estimated chance of winning the match, 0 to 1.
+    pub value: f64,
+    /// Playouts spent on it.
+    pub playouts: u32,
+}
+
+/// The move `level` suggests for the seat of `view`, from `seed`; `None`
+/// when the seat is not to act.
+#[must_use]
+pub fn suggest(view: View<'_>, level: Level, seed: u64, budget: Budget<'_>) -> Option<Suggestion> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let plain = |mv: Option<Move>| {
+        mv.map(|mv| Suggestion {
+            mv,
+            values: Vec::new(),
+            playouts: 0,
+        })
+    };
+    match level {
+        Level::Random => plain(random::choose(&view.legal_moves(), &mut rng)),
+        Level::Greedy => plain(greedy::choose(view, &view.knowledge())),
+        Level::Expert => expert::search(view, &mut rng, budget),
+    }
+}

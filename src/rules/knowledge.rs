@@ -1,0 +1,390 @@
+//! What a seat knows of the hidden tiles, and complete deals sampled
+//! consistently with it (determinization, for computer opponents).
+//!
+//! A seat knows its own hand and draws, the table, and the current hand's
+//! public history: every play, pass and draw (not the tile drawn), so the
+//! hand sizes and the boneyard's size. What follows from it: a seat that
+//! drew or passed held no tile that fitted the open ends at that moment.
+//!
+//! [`View::knowledge`] follows the hand's history once, keeping for each
+//! other seat one *slot* per tile it was dealt or drew: a slot is resolved
+//! when its tile is played, and each draw or pass marks the tiles fitting
+//! the then-open ends as impossible in every slot the seat then held. (A
+//! tile played is taken from the earliest slot that allows it; since a
+//! slot's impossible tiles only grow while it is held, earlier slots rule
+//! out more, and this choice keeps every deal some other choice allows.)
+//!
+//! [`Knowledge::sample`] deals the unknown tiles into the open slots
+//! (other seats' hands) and the boneyard, most constrained slot first, and
+//! keeps the deal only if replaying the hand's public history from the
+//! start with it is legal: every observed play held, every draw and pass
+//! forced, the lead the one the rules force. A consistent deal is thus a
+//! deal whose replay is legal, exactly.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::deal::{MAX_SEATS, forced_lead_for};
+use super::end::End;
+use super::game::{Game, HistoryEntry};
+use super::layout::Layout;
+use super::moves::{Action, Seat};
+use super::options::NextLeadRule;
+use super::tile::{Tile, TileSet};
+use super::view::View;
+
+/// Attempts [`Knowledge::sample`] makes before giving up.
+pub const SAMPLE_ATTEMPTS: usize = 400;
+
+/// A tile another seat was dealt or drew this hand.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The seat holding it.
+    seat: Seat,
+    /// Tiles it cannot be (they fitted the ends when its holder drew or
+    /// passed, or they are known elsewhere).
+    impossible: TileSet,
+    /// The tile, once played.
+    tile: Option<Tile>,
+}
+
+/// Where a tile of the hand's start came from, in the boneyard's order.
+#[derive(Clone, Copy, Debug)]
+enum Drawn {
+    /// The seat's own draw: it knows the tile.
+    Own(Tile),
+    /// Another seat's draw: the slot it filled.
+    Slot(usize),
+}
+
+/// One seat's knowledge of a game's hidden tiles.
+#[derive(Clone, Debug)]
+pub struct Knowledge<'a> {
+    /// The view it is of.
+    view: View<'a>,
+    /// The tiles the seat cannot see: in other hands or the boneyard.
+    unknown: TileSet,
+    /// Every other seat's slots, dealt ones first, then drawn ones.
+    slots: Vec<Slot>,
+    /// Each other seat's dealt slots (indices into `slots`), by seat.
+    dealt: [Vec<usize>; MAX_SEATS],
+    /// The hand's draws in order.
+    draws: Vec<Drawn>,
+    /// The seat's own tiles at the hand's start.
+    own_start: TileSet,
+    /// Whether the history covers the whole hand (else only sizes are
+    /// known, and deals are not checked by replay).
+    complete: bool,
+}
+
+impl<'a> View<'a> {
+    /// What this seat knows of the hidden tiles.
+    #[must_use]
+    pub fn knowledge(&self) -> Knowledge<'a> {
+        Knowledge::of(*self)
+    }
+}
+
+impl<'a> Knowledge<'a> {
+    /// Follows the hand's public history (see the module's documentation).
+    fn of(view: View<'a>) -> Knowledge<'a> {
+        let game = view.game();
+        let me = view.seat();
+        let players = game.players();
+        let rules = game.rules();
+        let on_table: TileSet = game.layout().tiles().collect();
+        let unknown = rules.tile_set().minus(view.hand()).minus(on_table);
+        let mut knowledge = Knowledge {
+            view,
+            unknown,
+            slots: Vec::new(),
+            dealt: Default::default(),
+            draws: Vec::new(),
+            own_start: view.hand(),
+            complete: false,
+        };
+        let history = game.history();
+        let plays = history
+            .iter()
+            .filter(|e| matches!(e.mv.action, Action::Play { .. }))
+            .count();
+        // A history from the hand's lead on (every state pips writes has
+        // one); a position set up by hand may lack it.
+        let starts_at_lead = matches!(
+            history.first(),
+            Some(HistoryEntry {
+                mv: crate::rules::Move {
+                    action: Action::Play { end: None, .. },
+                    ..
+                },
+                ..
+            })
+        );
+        let complete = starts_at_lead && plays == game.layout().len();
+        let hand_size = usize::from(rules.hand_size);
+        // The dealt slots.
+        for seat in (0..players).filter(|&s| s != me) {
+            for _ in 0..hand_size {
+                knowledge.dealt[usize::from(seat)].push(knowledge.slots.len());
+                knowledge.slots.push(Slot {
+                    seat,
+                    impossible: TileSet::EMPTY,
+                    tile: None,
+                });
+            }
+        }
+        if !complete {
+            knowledge.fallback();
+            return knowledge;
+        }
+        // A forced lead says what was not dealt: no seat held a tile the
+        // rule would have forced before the one led.
+        let forced = game.hand_number() == 1 || rules.next_lead == NextLeadRule::FirstLead;
+        if let (true, Some(HistoryEntry { mv, .. })) = (forced, history.first()) {
+            if let Action::Play { tile: led, .. } = mv.action {
+                let outranks = rules
+                    .tile_set()
+                    .iter()
+                    .filter(|&tile| {
+                        let hands = [TileSet::EMPTY.with(led), TileSet::EMPTY.with(tile)];
+                        tile != led
+                            && forced_lead_for(rules.first_lead, &hands).map(|(_, t)| t)
+                                == Some(tile)
+                    })
+                    .collect::<TileSet>();
+                for slot in &mut knowledge.slots {
+                    slot.impossible = slot.impossible.or(outranks);
+                }
+            }
+        }
+        let geometry = rules.geometry();
+        let connect = rules.connect;
+        let mut layout = Layout::with_capacity(on_table.len() as usize);
+        let mut held: [Vec<usize>; MAX_SEATS] = knowledge.dealt.clone();
+        // The seat's own tiles at the start: those it holds or played, but
+        // not those it drew.
+        let (mut own_played, mut own_drawn) = (TileSet::EMPTY, TileSet::EMPTY);
+        for entry in history {
+            let seat = entry.mv.seat;
+            let other = seat != me && seat < players;
+            match entry.mv.action {
+                Action::Play { tile, end } => {
+                    if seat == me {
+                        own_played.insert(tile);
+                    } else if other {
+                        let slots = &mut held[usize::from(seat)];
+                        let Some(at) = slots
+                            .iter()
+                            .position(|&i| !knowledge.slots[i].impossible.contains(tile))
+                        else {
+                            knowledge.fallback();
+                            return knowledge;
+                        };
+                        let slot = slots.remove(at);
+                        knowledge.slots[slot].tile = Some(tile);
+                    }
+                    layout.place(tile, end, geometry);
+                }
+                Action::Draw | Action::Pass => {
+                    if other {
+                        let fitting = End::ALL
+                            .into_iter()
+                            .filter_map(|end| layout.open_end(end))
+                            .fold(TileSet::EMPTY, |set, pips| set.or(connect.fitting(pips)));
+                        for &i in &held[usize::from(seat)] {
+                            knowledge.slots[i].impossible =
+                                knowledge.slots[i].impossible.or(fitting);
+                        }
+                    }
+                    if entry.mv.action == Action::Draw {
+                        if seat == me {
+                            let Some(tile) = entry.drawn else {
+                                knowledge.fallback();
+                                return knowledge;
+                            };
+                            own_drawn.insert(tile);
+                            knowledge.draws.push(Drawn::Own(tile));
+                        } else if other {
+                            held[usize::from(seat)].push(knowledge.slots.len());
+                            knowledge.draws.push(Drawn::Slot(knowledge.slots.len()));
+                            knowledge.slots.push(Slot {
+                                seat,
+                                impossible: TileSet::EMPTY,
+                                tile: None,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let open = knowledge.slots.iter().filter(|s| s.tile.is_none()).count();
+        let sizes_agree = open + view.boneyard_len() == unknown.len() as usize
+            && (0..players)
+                .filter(|&s| s != me)
+                .all(|s| held[usize::from(s)].len() == view.hand_size(s) as usize);
+        if !sizes_agree {
+            knowledge.fallback();
+            return knowledge;
+        }
+        knowledge.own_start = view.hand().or(own_played).minus(own_drawn);
+        knowledge.complete = true;
+        knowledge
+    }
+
+    /// Without a usable history: one open slot per tile each other seat
+    /// holds now, and nothing more known.
+    fn fallback(&mut self) {
+        let game = self.view.game();
+        self.slots.clear();
+        self.dealt = Default::default();
+        self.draws.clear();
+        for seat in (0..game.players()).filter(|&s| s != self.view.seat()) {
+            for _ in 0..self.view.hand_size(seat) {
+                self.dealt[usize::from(seat)].push(self.slots.len());
+                self.slots.push(Slot {
+                    seat,
+                    impossible: TileSet::EMPTY,
+                    tile: None,
+                });
+            }
+        }
+        self.complete = false;
+    }
+
+    /// The tiles `seat` surely does not hold now: those every tile it holds
+    /// was ruled out as (for the seat itself, every tile it does not hold).
+    #[must_use]
+    pub fn surely_not_held(&self, seat: Seat) -> TileSet {
+        if seat == self.view.seat() {
+            return self.view.rules().tile_set().minus(self.view.hand());
+        }
+        let mut open = self
+            .slots
+            .iter()
+            .filter(|slot| slot.seat == seat && slot.tile.is_none())
+            .peekable();
+        if open.peek().is_none() {
+            return self.view.rules().tile_set();
+        }
+        let not_unknown = self.view.rules().tile_set().minus(self.unknown);
+        open.fold(self.view.rules().tile_set(), |all, slot| {
+            all.and(slot.impossible)
+        })
+        .or(not_unknown)
+    }
+
+    /// A complete game consistent with this knowledge: the other seats'
+    /// hands and the boneyard's order sampled, the seed replaced (the deals
+    /// of later hands are as unknown as the boneyard), everything the seat
+    /// sees unchanged. `None` when no consistent deal was found in
+    /// [`SAMPLE_ATTEMPTS`] attempts (the true deal always is one, so this
+    /// is rare).
+    pub fn sample<R: RngExt + ?Sized>(&self, rng: &mut R) -> Option<Game> {
+        (0..SAMPLE_ATTEMPTS).find_map(|_| self.attempt(rng))
+    }
+
+    /// One attempt at a consistent deal.
+    fn attempt<R: RngExt + ?Sized>(&self, rng: &mut R) -> Option<Game> {
+        // Open slots, most constrained first (ties in random order).
+        let mut open: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| self.slots[i].tile.is_none())
+            .collect();
+        open.shuffle(rng);
+        open.sort_by_key(|&i| self.unknown.minus(self.slots[i].impossible).len());
+        let mut left = self.unknown;
+        let mut tiles: Vec<Option<Tile>> = self.slots.iter().map(|s| s.tile).collect();
+        for &i in &open {
+            let allowed = left.minus(self.slots[i].impossible);
+            let count = allowed.len();
+            if count == 0 {
+                return None;
+            }
+            let tile = allowed.iter().nth(rng.random_range(0..count as usize))?;
+            left.remove(tile);
+            tiles[i] = Some(tile);
+        }
+        let mut boneyard: Vec<Tile> = left.iter().collect();
+        boneyard.shuffle(rng);
+        let game = self.view.game();
+        let players = game.players();
+        let me = self.view.seat();
+        let mut hands = [TileSet::EMPTY; MAX_SEATS];
+        hands[usize::from(me)] = self.view.hand();
+        for (slot, tile) in self.slots.iter().zip(&tiles) {
+            if let (None, Some(tile)) = (slot.tile, tile) {
+                hands[usize::from(slot.seat)].insert(*tile);
+            }
+        }
+        let mut sampled = game.clone();
+        sampled.hands = hands;
+        // (Drawing pops from the back: the next tile to draw is last.)
+        sampled.boneyard = boneyard.iter().rev().copied().collect();
+        sampled.seed = rng.random();
+        for entry in &mut sampled.history {
+            if entry.mv.seat != me {
+                entry.drawn = None;
+            }
+        }
+        if self.complete && !self.replays(&tiles, &boneyard, players) {
+            return None;
+        }
+        Some(sampled)
+    }
+
+    /// Whether the hand's public history replays legally from the start
+    /// the slot tiles `tiles` and the rest of the boneyard `rest` make.
+    fn replays(&self, tiles: &[Option<Tile>], rest: &[Tile], players: u8) -> bool {
+        let game = self.view.game();
+        let me = self.view.seat();
+        let mut start = [TileSet::EMPTY; MAX_SEATS];
+        start[usize::from(me)] = self.own_start;
+        for seat in (0..players).filter(|&s| s != me) {
+            for &i in &self.dealt[usize::from(seat)] {
+                if let Some(tile) = tiles[i] {
+                    start[usize::from(seat)].insert(tile);
+                }
+            }
+        }
+        // The boneyard at the start: the hand's draws, then what is left.
+        let mut order: Vec<Tile> = Vec::with_capacity(self.draws.len() + rest.len());
+        for drawn in &self.draws {
+            match *drawn {
+                Drawn::Own(tile) => order.push(tile),
+                Drawn::Slot(i) => order.extend(tiles[i]),
+            }
+        }
+        order.extend_from_slice(rest);
+        let rules = *game.rules();
+        let forced = game.hand_number() == 1 || rules.next_lead == NextLeadRule::FirstLead;
+        let required_lead = match forced_lead_for(rules.first_lead, &start[..usize::from(players)])
+        {
+            Some((seat, tile)) if forced => {
+                if seat != game.hand_leader() {
+                    return false;
+                }
+                Some(tile)
+            }
+            _ => None,
+        };
+        let mut replay = game.clone();
+        replay.hands = start;
+        replay.boneyard = order.into_iter().rev().collect();
+        replay.layout = Layout::with_capacity(game.layout().len());
+        replay.to_act = game.hand_leader();
+        replay.required_lead = required_lead;
+        replay.drew_this_turn = false;
+        replay.outcome = None;
+        replay.history.clear();
+        // Scores cannot make a move illegal; a target out of reach keeps
+        // the replayed hand from ending the match.
+        replay.rules.target = u32::MAX;
+        for entry in game.history() {
+            if replay.check(entry.mv).is_err() || replay.hand_number != game.hand_number() {
+                return false;
+            }
+            replay.play_unchecked(entry.mv);
+        }
+        replay.hand_number == game.hand_number()
+            && (0..players).all(|s| s == me || replay.hand(s).len() == game.hand(s).len())
+    }
+}

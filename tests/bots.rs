@@ -1,0 +1,241 @@
+//! Computer opponents: every level suggests a legal move in random
+//! positions of every preset; a suggestion depends only on what the seat
+//! can see (the no-peek test); the determinizer's deals agree with the
+//! seat's information and are spread evenly over the consistent ones; a
+//! fixed seed and playout budget give the same suggestion.
+
+use std::collections::HashMap;
+
+use pips::bots::{Budget, Level, suggest};
+use pips::rules::presets::PRESETS;
+use pips::rules::{Action, Game, Setup, TileSet};
+use proptest::prelude::*;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+const NEVER: &dyn Fn() -> bool = &|| false;
+
+fn budget(playouts: u32) -> Budget<'static> {
+    Budget {
+        playouts,
+        stop: NEVER,
+    }
+}
+
+/// A random position of preset `index` (every preset and player count),
+/// `depth` random moves into a match, with the match still on.
+fn position(index: usize, seed: u64, depth: usize) -> Game {
+    let preset = &PRESETS[index % PRESETS.len()];
+    let counts: Vec<u8> = preset.players.clone().collect();
+    let players = counts[index / PRESETS.len() % counts.len()];
+    let (mut game, _) =
+        Game::new(preset.id, preset.rules(players, None), players, seed).expect("valid");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..depth {
+        let legal = game.legal_moves();
+        let mv = legal[rng.random_range(0..legal.len())];
+        let mut next = game.clone();
+        next.play(mv).expect("legal");
+        if next.outcome().is_some() {
+            break;
+        }
+        game = next;
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn every_level_suggests_a_legal_move(index in 0usize..1000, seed in any::<u64>(), depth in 0usize..120) {
+        let game = position(index, seed, depth);
+        let seat = game.to_act();
+        let view = game.view(seat).expect("seat");
+        let legal = game.legal_moves();
+        for level in [Level::Random, Level::Greedy, Level::Expert] {
+            let suggestion = suggest(view, level, seed, budget(24)).expect("the seat is to act");
+            prop_assert!(legal.contains(&suggestion.mv), "{:?}: {:?}", level, suggestion.mv);
+            if level == Level::Expert && legal.len() > 1 {
+                prop_assert_eq!(suggestion.values.len(), legal.len());
+                prop_assert!(suggestion.values.iter().all(|v| (0.0..=1.0).contains(&v.value)));
+            }
+        }
+        // Not its turn: nothing to suggest.
+        let other = (seat + 1) % game.players();
+        prop_assert!(suggest(game.view(other).expect("seat"), Level::Greedy, 0, budget(8)).is_none());
+    }
+
+    /// A deal sampled for a seat is a complete, valid state that shows the
+    /// seat exactly what it saw; and a bot cannot tell it from the real one
+    /// (the no-peek test: the hidden tiles, their order, the seed and other
+    /// seats' drawn tiles all differ, consistently with the seat's
+    /// information).
+    #[test]
+    fn deals_agree_with_the_seat_and_bots_never_peek(index in 0usize..1000, seed in any::<u64>(), depth in 0usize..120) {
+        let game = position(index, seed, depth);
+        let seat = game.to_act();
+        let view = game.view(seat).expect("seat");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 1);
+        let world = view.knowledge().sample(&mut rng).expect("the true deal is consistent");
+        prop_assert!(Game::from_setup(Setup::from(&world)).is_ok(), "a valid state");
+        let seen = world.view(seat).expect("seat");
+        prop_assert_eq!(seen.hand(), view.hand());
+        prop_assert_eq!(seen.layout(), view.layout());
+        prop_assert_eq!(seen.boneyard_len(), view.boneyard_len());
+        prop_assert_eq!(seen.scores(), view.scores());
+        prop_assert_eq!(seen.history().collect::<Vec<_>>(), view.history().collect::<Vec<_>>());
+        for other in 0..game.players() {
+            prop_assert_eq!(seen.hand_size(other), view.hand_size(other));
+        }
+        for level in [Level::Random, Level::Greedy, Level::Expert] {
+            prop_assert_eq!(
+                suggest(view, level, seed, budget(40)),
+                suggest(seen, level, seed, budget(40)),
+                "{:?} peeked", level
+            );
+        }
+    }
+}
+
+#[test]
+fn a_seed_and_a_playout_budget_fix_the_expert() {
+    for (index, seed) in [(0, 3), (2, 9), (5, 11)] {
+        let game = position(index, seed, 17);
+        let view = game.view(game.to_act()).expect("seat");
+        let first = suggest(view, Level::Expert, 42, budget(200)).expect("a move");
+        assert_eq!(
+            Some(&first),
+            suggest(view, Level::Expert, 42, budget(200)).as_ref()
+        );
+        assert!(first.playouts <= 200);
+    }
+}
+
+/// In a block hand where the opponent has passed, the deals sampled for
+/// the seat give the opponent every hand consistent with the passes, each
+/// about equally often, and never one that could have played.
+#[test]
+fn deals_spread_evenly_over_the_consistent_ones() {
+    // A block hand (no drawing) where the seat to act's opponent has passed
+    // and holds three tiles; recorded as it is played: each pass, with the
+    // tiles that fitted the ends then.
+    let mut found = None;
+    'search: for seed in 0..400 {
+        let rules = pips::rules::presets::preset("block")
+            .expect("preset")
+            .rules(2, None);
+        let (mut game, _) = Game::new("block", rules, 2, seed).expect("valid");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut passes: Vec<(u8, TileSet, usize)> = Vec::new(); // (seat, fitting, at)
+        let mut after: Vec<TileSet> = Vec::new(); // what fitted after each move
+        while game.outcome().is_none() {
+            let me = game.to_act();
+            let opponent = 1 - me;
+            if game.hand_number() >= 2
+                && passes.iter().any(|p| p.0 == opponent)
+                && game.hand(opponent).len() == 3
+            {
+                found = Some((game, passes, after));
+                break 'search;
+            }
+            let hand = game.hand_number();
+            let legal = game.legal_moves();
+            let mv = legal[rng.random_range(0..legal.len())];
+            if mv.action == Action::Pass {
+                let fitting = game.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
+                    set.or(game.rules().connect.fitting(pips))
+                });
+                passes.push((mv.seat, fitting, game.history().len()));
+            }
+            game.play(mv).expect("legal");
+            after.push(game.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
+                set.or(game.rules().connect.fitting(pips))
+            }));
+            if game.hand_number() != hand {
+                passes.clear();
+                after.clear();
+            }
+        }
+    }
+    let (game, passes, after) = found.expect("a block position after a pass");
+    let me = game.to_act();
+    let opponent = 1 - me;
+    // The opponent's hands consistent with the history, found
+    // independently: at each of its passes it held its hand now plus what
+    // it played since, and none of those tiles fitted the ends then; and
+    // after every move somebody could still play (else the hand would have
+    // ended blocked).
+    let on_table: TileSet = game.layout().tiles().collect();
+    let unknown = game.rules().tile_set().minus(game.hand(me)).minus(on_table);
+    let played_since = |at: usize, seat: u8| -> TileSet {
+        game.history()[at..]
+            .iter()
+            .filter(|e| e.mv.seat == seat)
+            .filter_map(|e| match e.mv.action {
+                Action::Play { tile, .. } => Some(tile),
+                _ => None,
+            })
+            .collect()
+    };
+    let voids: Vec<(TileSet, TileSet)> = passes
+        .iter()
+        .filter(|p| p.0 == opponent)
+        .map(|&(_, fitting, at)| (fitting, played_since(at, opponent)))
+        .collect();
+    let open: Vec<(TileSet, TileSet, TileSet)> = after
+        .iter()
+        .enumerate()
+        .map(|(i, &fitting)| {
+            let mine = game.hand(me).or(played_since(i + 1, me));
+            (fitting, mine, played_since(i + 1, opponent))
+        })
+        .collect();
+    let tiles: Vec<_> = unknown.iter().collect();
+    let mut consistent = Vec::new();
+    for a in 0..tiles.len() {
+        for b in a + 1..tiles.len() {
+            for c in b + 1..tiles.len() {
+                let hand: TileSet = [tiles[a], tiles[b], tiles[c]].into_iter().collect();
+                let passes_forced = voids
+                    .iter()
+                    .all(|(fitting, since)| hand.or(*since).and(*fitting).is_empty());
+                let never_blocked = open.iter().all(|(fitting, mine, since)| {
+                    !hand.or(*since).or(*mine).and(*fitting).is_empty()
+                });
+                if passes_forced && never_blocked {
+                    consistent.push(hand);
+                }
+            }
+        }
+    }
+    assert!(
+        consistent.len() >= 4,
+        "{} consistent hands",
+        consistent.len()
+    );
+    let view = game.view(me).expect("seat");
+    let knowledge = view.knowledge();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let per_hand = 300;
+    let draws = per_hand * consistent.len();
+    let mut counts: HashMap<Vec<u32>, usize> = HashMap::new();
+    for _ in 0..draws {
+        let world = knowledge.sample(&mut rng).expect("a deal");
+        let hand: Vec<u32> = world.hand(opponent).iter().map(|t| t.index()).collect();
+        *counts.entry(hand).or_default() += 1;
+    }
+    assert_eq!(
+        counts.len(),
+        consistent.len(),
+        "every consistent hand, and no other"
+    );
+    for hand in &consistent {
+        let key: Vec<u32> = hand.iter().map(|t| t.index()).collect();
+        let n = counts.get(&key).copied().unwrap_or(0);
+        assert!(
+            (per_hand * 2 / 3..=per_hand * 4 / 3).contains(&n),
+            "{key:?} drawn {n} times of {draws}"
+        );
+    }
+}
