@@ -12,6 +12,7 @@ const PROTOS: &[&str] = &[
     "proto/pips/v1/state.proto",
     "proto/pips/v1/events.proto",
     "proto/pips/v1/engine.proto",
+    "proto/pips/v1/bots.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -3,6 +3,8 @@
 //! - [`rules`]: pure game logic (tiles, ends, connection rules, layout,
 //!   options, presets, scoring, dealing, legal moves, play, settlement,
 //!   validation, what a seat may see). No transport, no I/O.
+//! - [`arena`]: `pips arena`, matches between computer opponents (built-in
+//!   or external bots over `pips.v1.BotService`) and their table.
 //! - [`bots`]: computer opponents (random, greedy, expert) over one seat's
 //!   view: pure, seeded, no I/O.
 //! - [`proto`]: the wire contract generated from `proto/pips/v1`.
@@ -13,6 +15,7 @@
 //!   on one port, health, reflection, limits, tracing, graceful shutdown) on
 //!   a listener it is given.
 
+pub mod arena;
 pub mod bots;
 pub mod rules;
 pub mod server;

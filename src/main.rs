@@ -86,6 +86,10 @@ struct Cli {
     /// pages served by this server (the playground) can call it.
     #[arg(long = "cors-origin", env = "PIPS_CORS_ORIGINS", value_delimiter = ',')]
     cors_origins: Vec<String>,
+    /// Milliseconds a `SuggestMove` search may take at most (a caller may
+    /// ask for less), so that no caller can pin a core.
+    #[arg(long, env = "PIPS_MAX_SUGGEST_MS", default_value_t = 200)]
+    max_suggest_ms: u64,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -99,6 +103,102 @@ enum Command {
     /// Ask a running server at --addr whether it is serving; exit 0 if so
     /// (for container health checks).
     Healthcheck,
+    /// Play seeded matches between computer opponents (built-in levels or
+    /// external bots serving pips.v1.BotService) and print a table per
+    /// pairing.
+    Arena(ArenaArgs),
+}
+
+/// `pips arena`'s options.
+#[derive(clap::Args, Debug)]
+struct ArenaArgs {
+    /// The preset played.
+    #[arg(long, default_value = "muggins")]
+    variant: String,
+    /// Seats per match.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// With 4 seats: partnerships (true) or individuals (false); default:
+    /// the preset's.
+    #[arg(long)]
+    partnerships: Option<bool>,
+    /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert` or
+    /// `grpc://HOST:PORT`; repeat for several (default expert:greedy). The
+    /// first takes one seat (with partnerships, one side), rotating.
+    #[arg(long = "pair")]
+    pairs: Vec<String>,
+    /// Matches per pairing.
+    #[arg(long, default_value_t = 100)]
+    matches: usize,
+    /// The seed every match is dealt and played from (with its index).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// expert's playouts per decision.
+    #[arg(long, default_value_t = pips::bots::DEFAULT_PLAYOUTS)]
+    playouts: u32,
+    /// Milliseconds an external bot has per move.
+    #[arg(long, default_value_t = 1000)]
+    move_ms: u64,
+    /// Threads playing matches (default: every core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write one JSON line per match (its first state and its moves, which
+    /// `Replay` re-runs exactly) to this file.
+    #[arg(long)]
+    replays: Option<std::path::PathBuf>,
+}
+
+/// Runs `pips arena`.
+fn arena(args: &ArenaArgs) -> Result<(), String> {
+    use pips::arena::{Arena, Player};
+    let pairs = if args.pairs.is_empty() {
+        vec!["expert:greedy".to_owned()]
+    } else {
+        args.pairs.clone()
+    };
+    let pairings = pairs
+        .iter()
+        .map(|pair| {
+            let (first, second) = pair
+                .split_once(':')
+                .filter(|(_, second)| !second.starts_with("//"))
+                .or_else(|| {
+                    // `grpc://a:1:expert`, `expert:grpc://a:1`: split at the
+                    // colon that starts a player's name.
+                    ["random", "greedy", "expert", "grpc://"]
+                        .iter()
+                        .find_map(|name| pair.rfind(&format!(":{name}")))
+                        .map(|at| (&pair[..at], &pair[at + 1..]))
+                })
+                .ok_or_else(|| format!("{pair:?} is not FIRST:SECOND"))?;
+            Ok([Player::parse(first)?, Player::parse(second)?])
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let replays = args
+        .replays
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(std::sync::Mutex::new)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        })
+        .transpose()?;
+    let arena = Arena {
+        variant: args.variant.clone(),
+        players: args.players,
+        partnerships: args.partnerships,
+        matches: args.matches,
+        seed: args.seed,
+        playouts: args.playouts,
+        move_time: Duration::from_millis(args.move_ms),
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    };
+    for pairing in &pairings {
+        println!("{}", arena.run(pairing, replays.as_ref())?);
+    }
+    Ok(())
 }
 
 /// How log lines are written to standard error.
@@ -155,6 +255,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         header_timeout: Duration::from_secs(cli.header_timeout_secs.max(1)),
         idle_timeout: Duration::from_secs(cli.idle_timeout_secs.max(1)),
         keepalive_interval: Duration::from_secs(cli.keepalive_secs.max(1)),
+        max_suggest: Duration::from_millis(cli.max_suggest_ms),
         ..pips::server::Config::default()
     })
 }
@@ -213,6 +314,19 @@ async fn shutdown_signal() {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Arena(args)) = cli.command {
+        // The arena runs its own threads and runtime, outside this one's.
+        let result = std::thread::spawn(move || arena(&args))
+            .join()
+            .unwrap_or_else(|_| Err("the arena failed".to_owned()));
+        return match result {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("arena: {message}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     if let Some(Command::Healthcheck) = cli.command {
         return match pips::server::probe_health(cli.addr).await {
             Ok(true) => std::process::ExitCode::SUCCESS,

@@ -81,6 +81,9 @@ pub struct Config {
     /// Origins whose pages may call the JSON API and gRPC-Web from a
     /// browser (`*` for any); empty: same-origin pages only.
     pub cors_origins: Vec<HeaderValue>,
+    /// The longest a `SuggestMove` search may take (so that no caller can
+    /// pin a core).
+    pub max_suggest: Duration,
 }
 
 impl Default for Config {
@@ -99,6 +102,7 @@ impl Default for Config {
             keepalive_interval: Duration::from_secs(30),
             keepalive_timeout: Duration::from_secs(10),
             cors_origins: Vec::new(),
+            max_suggest: crate::service::engine::DEFAULT_SUGGEST_CAP,
         }
     }
 }
@@ -149,7 +153,7 @@ pub async fn run(
             "pips is serving (gRPC, gRPC-Web, HTTP/JSON; playground at /)"
         );
     }
-    let engine = Engine::new(Custody::new(config.state_keys));
+    let engine = Engine::new(Custody::new(config.state_keys)).with_suggest_cap(config.max_suggest);
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)
         .add_service(reflection_v1.build_v1()?)

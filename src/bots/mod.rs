@@ -51,7 +51,7 @@ impl std::fmt::Debug for Budget<'_> {
 }
 
 /// The default playout budget of `expert`.
-pub const DEFAULT_PLAYOUTS: u32 = 400;
+pub const DEFAULT_PLAYOUTS: u32 = 5000;
 
 /// A bot's answer.
 #[derive(Clone, PartialEq, Debug)]

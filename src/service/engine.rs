@@ -17,11 +17,16 @@ use super::error::{ApiError, quote};
 
 /// The engine service. It keeps nothing between calls; its only
 /// configuration is how states are kept ([`Custody`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Engine {
     /// Tags, seals and reads states.
     custody: Custody,
+    /// The longest a `SuggestMove` search may take.
+    suggest_cap: std::time::Duration,
 }
+
+/// The default of [`Engine::with_suggest_cap`].
+pub const DEFAULT_SUGGEST_CAP: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Every preset, as `ListVariants` answers.
 #[must_use]
@@ -75,7 +80,30 @@ impl Engine {
     /// An engine keeping states under `custody`.
     #[must_use]
     pub fn new(custody: Custody) -> Engine {
-        Engine { custody }
+        Engine {
+            custody,
+            suggest_cap: DEFAULT_SUGGEST_CAP,
+        }
+    }
+
+    /// The engine with `SuggestMove` searches capped at `cap`, so that no
+    /// caller can pin a core.
+    #[must_use]
+    pub fn with_suggest_cap(self, cap: std::time::Duration) -> Engine {
+        Engine {
+            suggest_cap: cap,
+            ..self
+        }
+    }
+
+    /// How states are kept.
+    pub(super) fn custody(&self) -> &Custody {
+        &self.custody
+    }
+
+    /// The longest a `SuggestMove` search may take.
+    pub(super) fn suggest_cap(&self) -> std::time::Duration {
+        self.suggest_cap
     }
 
     /// The state of an answer for `authority`: the readable state, or a
@@ -298,8 +326,14 @@ impl Engine {
     }
 }
 
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(Custody::default())
+    }
+}
+
 /// A seat token used for another seat.
-fn not_permitted(field: &str, own: Seat) -> ApiError {
+pub(super) fn not_permitted(field: &str, own: Seat) -> ApiError {
     ApiError {
         code: tonic::Code::PermissionDenied,
         reason: ErrorReason::SeatNotPermitted,
@@ -343,6 +377,27 @@ impl DominoEngineService for Engine {
         request: Request<proto::PlayRequest>,
     ) -> Result<Response<proto::PlayResponse>, Status> {
         respond(Engine::play(self, request.get_ref()))
+    }
+
+    async fn suggest_move(
+        &self,
+        request: Request<proto::SuggestMoveRequest>,
+    ) -> Result<Response<proto::SuggestMoveResponse>, Status> {
+        let deadline = super::suggest::grpc_deadline(request.metadata());
+        let engine = self.clone();
+        let request = request.into_inner();
+        // A search is CPU work of up to the cap: off the async workers.
+        let answer = tokio::task::spawn_blocking(move || engine.suggest_move(&request, deadline))
+            .await
+            .unwrap_or_else(|error| {
+                Err(ApiError {
+                    code: tonic::Code::Internal,
+                    reason: ErrorReason::Unspecified,
+                    field: String::new(),
+                    message: format!("the search failed: {error}"),
+                })
+            });
+        respond(answer)
     }
 
     async fn replay(

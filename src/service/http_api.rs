@@ -30,13 +30,14 @@ use super::openapi;
 use crate::proto::{self, ErrorReason};
 
 /// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
-pub const RPC_NAMES: [&str; 6] = [
+pub const RPC_NAMES: [&str; 7] = [
     "ListVariants",
     "NewGame",
     "Play",
     "Replay",
     "LegalMoves",
     "View",
+    "SuggestMove",
 ];
 
 /// The playground page, served at `/`.
@@ -78,8 +79,25 @@ async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response
         .strip_prefix("/v1/")
         .unwrap_or_default()
         .to_owned();
-    let result = read_body(request.into_body(), api.max_request_bytes).await;
-    match result.and_then(|body| api.dispatch(&rpc, &body)) {
+    let result = match read_body(request.into_body(), api.max_request_bytes).await {
+        // A search is CPU work of up to the server's cap: off the async
+        // workers.
+        Ok(body) if rpc == "SuggestMove" => {
+            let api = Arc::clone(&api);
+            tokio::task::spawn_blocking(move || api.dispatch(&rpc, &body))
+                .await
+                .unwrap_or_else(|error| {
+                    Err(ApiError {
+                        code: Code::Internal,
+                        reason: ErrorReason::Unspecified,
+                        field: String::new(),
+                        message: format!("the search failed: {error}"),
+                    })
+                })
+        }
+        result => result.and_then(|body| api.dispatch(&rpc, &body)),
+    };
+    match result {
         Ok(json) => json_response(StatusCode::OK, json),
         Err(error) => {
             error.log();
@@ -99,6 +117,7 @@ impl JsonApi {
             "Replay" => answer(body, |request| engine.replay(&request)),
             "LegalMoves" => answer(body, |request| engine.legal_moves(&request)),
             "View" => answer(body, |request| engine.view(&request)),
+            "SuggestMove" => answer(body, |request| engine.suggest_move(&request, None)),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
         }
     }

@@ -3,7 +3,7 @@
 //! - [`engine`]: the `DominoEngineService` service; one function per RPC that
 //!   decodes, runs the rules and encodes.
 //! - [`codec`]: wire messages ⇄ rule values, one concept per file
-//!   (primitives, the history bit layout, the readable and the packed
+//!   (primitives, a hand's history, the readable and the packed
 //!   state, rules, answers).
 //! - [`error`]: rules errors → gRPC statuses with machine-readable details,
 //!   and → HTTP statuses with JSON bodies.
@@ -12,6 +12,8 @@
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
+//! - [`suggest`]: `SuggestMove`, a computer opponent's move within the
+//!   server's time cap.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
 pub mod codec;
@@ -22,6 +24,7 @@ pub mod grpc_codec;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;
+pub mod suggest;
 
 pub use engine::Engine;
 pub use error::ApiError;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A short arena run in CI: built-in levels against each other and against
+# the Python example bot (examples/bots/python, grpcio), which must answer
+# every move legally and in time.
+#
+#   scripts/arena-smoke.sh [path/to/pips]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+binary=${1:-$root/target/release/pips}
+bot_dir="$root/examples/bots/python"
+venv="$root/target/ci-tools/botvenv"
+work=$(mktemp -d)
+trap 'kill "$bot" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet -r "$bot_dir/requirements.txt"
+mkdir -p "$bot_dir/gen"
+"$venv/bin/python" -m grpc_tools.protoc -I "$root/proto" --python_out="$bot_dir/gen" \
+    --grpc_python_out="$bot_dir/gen" "$root"/proto/pips/v1/*.proto
+
+port=50061
+"$venv/bin/python" "$bot_dir/bot.py" --port "$port" > "$work/bot.log" 2>&1 &
+bot=$!
+for _ in $(seq 100); do
+    grep -q serving "$work/bot.log" 2>/dev/null && break
+    sleep 0.1
+done
+
+"$binary" arena --variant muggins --matches 20 --playouts 100 --jobs 2 \
+    --pair "grpc://127.0.0.1:$port:greedy" --pair expert:random \
+    --replays "$work/replays.jsonl" | tee "$work/table.txt"
+# The bot answered every move legally and in time.
+awk -v bot="grpc://127.0.0.1:$port" '$1 == bot { found = 1; if ($7 != 0 || $8 != 0) exit 1 } END { exit !found }' \
+    "$work/table.txt"
+[ "$(wc -l < "$work/replays.jsonl")" -eq 40 ]
+echo "arena: ok"

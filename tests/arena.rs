@@ -1,0 +1,84 @@
+//! `pips arena` between built-in levels: its table, and its replay lines,
+//! which `Replay` re-runs exactly (to the same match digest).
+
+use std::io::BufRead;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pips::arena::{Arena, Player};
+use pips::bots::Level;
+use pips::proto;
+use pips::service::Engine;
+
+#[test]
+fn arena_replays_rerun_exactly() {
+    let path = std::env::temp_dir().join(format!("pips-arena-{}.jsonl", std::process::id()));
+    let file = std::fs::File::create(&path).expect("a file");
+    let replays = Mutex::new(file);
+    let arena = Arena {
+        variant: "all_fives".to_owned(),
+        players: 2,
+        partnerships: None,
+        matches: 6,
+        seed: 9,
+        playouts: 20,
+        move_time: Duration::from_secs(1),
+        jobs: 2,
+    };
+    let pairing = [Player::Level(Level::Expert), Player::Level(Level::Greedy)];
+    let table = arena.run(&pairing, Some(&replays)).expect("a run");
+    assert!(
+        table.contains("expert") && table.contains("greedy"),
+        "{table}"
+    );
+    drop(replays);
+    let engine = Engine::default();
+    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
+        .lines()
+        .collect::<Result<_, _>>()
+        .expect("lines");
+    assert_eq!(lines.len(), 6);
+    for line in lines {
+        let record: serde_json::Value = serde_json::from_str(&line).expect("json");
+        let state: proto::GameState =
+            serde_json::from_value(record["state"].clone()).expect("a state");
+        let moves: Vec<proto::Move> =
+            serde_json::from_value(record["moves"].clone()).expect("moves");
+        let replayed = engine
+            .replay(&proto::ReplayRequest {
+                state_source: Some(state.into()),
+                moves,
+                as_token: false,
+            })
+            .expect("a legal record");
+        let digest: String = replayed
+            .match_digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(digest, record["matchDigest"], "match {}", record["match"]);
+        assert!(replayed.to_act.is_none(), "the match is over");
+    }
+    // The same seed plays the same matches.
+    let again = arena.run(&pairing, None).expect("a run");
+    let wins = |table: &str| {
+        table
+            .lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().nth(1).unwrap_or("").to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(wins(&table), wins(&again));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn players_parse_from_their_names() {
+    assert_eq!(Player::parse("expert"), Ok(Player::Level(Level::Expert)));
+    assert_eq!(
+        Player::parse("grpc://127.0.0.1:9"),
+        Ok(Player::External("http://127.0.0.1:9".to_owned()))
+    );
+    assert!(Player::parse("grandmaster").is_err());
+    assert!(Player::parse("grpc://").is_err());
+}
