@@ -47,6 +47,7 @@ jq -e '.state.history | length == 1' next.http.json > /dev/null
 grep -q '"reason":"ERROR_REASON_MALFORMED_JSON".* HTTP 400' transcript.txt
 grep -q '"reason":"ERROR_REASON_NOT_YOUR_TURN".* HTTP 409' transcript.txt
 grep -q '"/v1/Play"' transcript.txt
+grep -q '{"move":{"seat":' transcript.txt
 
 # Graceful shutdown on SIGTERM.
 kill -TERM "$server"

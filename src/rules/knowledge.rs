@@ -120,7 +120,8 @@ impl<'a> Knowledge<'a> {
                 ..
             })
         );
-        let complete = starts_at_lead && plays == game.layout().len();
+        let complete = (history.is_empty() && game.layout().is_empty())
+            || (starts_at_lead && plays == game.layout().len());
         let hand_size = usize::from(rules.hand_size);
         // The dealt slots.
         for seat in (0..players).filter(|&s| s != me) {
@@ -138,23 +139,33 @@ impl<'a> Knowledge<'a> {
             return knowledge;
         }
         // A forced lead says what was not dealt: no seat held a tile the
-        // rule would have forced before the one led.
+        // rule would have forced before the one led (or, before the lead,
+        // the one this seat must lead).
         let forced = game.hand_number() == 1 || rules.next_lead == NextLeadRule::FirstLead;
-        if let (true, Some(HistoryEntry { mv, .. })) = (forced, history.first()) {
-            if let Action::Play { tile: led, .. } = mv.action {
-                let outranks = rules
-                    .tile_set()
-                    .iter()
-                    .filter(|&tile| {
-                        let hands = [TileSet::EMPTY.with(led), TileSet::EMPTY.with(tile)];
-                        tile != led
-                            && forced_lead_for(rules.first_lead, &hands).map(|(_, t)| t)
-                                == Some(tile)
-                    })
-                    .collect::<TileSet>();
-                for slot in &mut knowledge.slots {
-                    slot.impossible = slot.impossible.or(outranks);
-                }
+        let led = match history.first() {
+            Some(HistoryEntry {
+                mv:
+                    crate::rules::Move {
+                        action: Action::Play { tile, .. },
+                        ..
+                    },
+                ..
+            }) => Some(*tile),
+            Some(_) => None,
+            None => view.required_lead(),
+        };
+        if let (true, Some(led)) = (forced, led) {
+            let outranks = rules
+                .tile_set()
+                .iter()
+                .filter(|&tile| {
+                    let hands = [TileSet::EMPTY.with(led), TileSet::EMPTY.with(tile)];
+                    tile != led
+                        && forced_lead_for(rules.first_lead, &hands).map(|(_, t)| t) == Some(tile)
+                })
+                .collect::<TileSet>();
+            for slot in &mut knowledge.slots {
+                slot.impossible = slot.impossible.or(outranks);
             }
         }
         let geometry = rules.geometry();
