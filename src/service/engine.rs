@@ -6,7 +6,7 @@ use tonic::{Request, Response, Status};
 use crate::proto::domino_engine_service_server::DominoEngineService;
 use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, preset};
-use crate::rules::{Game, Report, Seat};
+use crate::rules::{Game, Report, Seat, View};
 
 use super::codec::{
     Outlook, decode_move, decode_rules, decode_seat, encode_events, encode_legal_moves,
@@ -74,6 +74,50 @@ macro_rules! state_source {
             None => Source::Missing,
         }
     };
+}
+pub(super) use state_source;
+
+/// The view of the seat a request names at `seat`, which a seat token may
+/// name only for its own seat.
+///
+/// # Errors
+/// A seat the game does not have, or another seat than a seat token's.
+pub(super) fn seat_view(
+    game: &Game,
+    seat: u32,
+    authority: Authority,
+) -> Result<View<'_>, ApiError> {
+    let seat = decode_seat(seat, &|| "seat".to_owned())?;
+    let view = game.view(seat).ok_or_else(|| {
+        ApiError::invalid(
+            ErrorReason::SeatOutOfRange,
+            "seat",
+            format!("seat {seat} does not exist with {} players", game.players()),
+        )
+    })?;
+    if let Authority::Seat(own) = authority {
+        if seat != own {
+            return Err(not_permitted("seat", own));
+        }
+    }
+    Ok(view)
+}
+
+/// Runs CPU work of up to the server's suggestion cap off the async
+/// workers.
+pub(super) async fn off_the_workers<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|error| {
+            Err(ApiError {
+                code: tonic::Code::Internal,
+                reason: ErrorReason::Unspecified,
+                field: String::new(),
+                message: format!("the work failed: {error}"),
+            })
+        })
 }
 
 impl Engine {
@@ -309,20 +353,7 @@ impl Engine {
     /// of another seat.
     pub fn view(&self, request: &proto::ViewRequest) -> Result<proto::ViewResponse, ApiError> {
         let (game, authority) = self.custody.read(state_source!(request, view_request))?;
-        let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
-        let view = game.view(seat).ok_or_else(|| {
-            ApiError::invalid(
-                ErrorReason::SeatOutOfRange,
-                "seat",
-                format!("seat {seat} does not exist with {} players", game.players()),
-            )
-        })?;
-        if let Authority::Seat(own) = authority {
-            if seat != own {
-                return Err(not_permitted("seat", own));
-            }
-        }
-        Ok(encode_view(view))
+        Ok(encode_view(seat_view(&game, request.seat, authority)?))
     }
 }
 
@@ -386,18 +417,7 @@ impl DominoEngineService for Engine {
         let deadline = super::suggest::grpc_deadline(request.metadata());
         let engine = self.clone();
         let request = request.into_inner();
-        // A search is CPU work of up to the cap: off the async workers.
-        let answer = tokio::task::spawn_blocking(move || engine.suggest_move(&request, deadline))
-            .await
-            .unwrap_or_else(|error| {
-                Err(ApiError {
-                    code: tonic::Code::Internal,
-                    reason: ErrorReason::Unspecified,
-                    field: String::new(),
-                    message: format!("the search failed: {error}"),
-                })
-            });
-        respond(answer)
+        respond(off_the_workers(move || engine.suggest_move(&request, deadline)).await)
     }
 
     async fn replay(

@@ -84,16 +84,7 @@ async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response
         // workers.
         Ok(body) if rpc == "SuggestMove" => {
             let api = Arc::clone(&api);
-            tokio::task::spawn_blocking(move || api.dispatch(&rpc, &body))
-                .await
-                .unwrap_or_else(|error| {
-                    Err(ApiError {
-                        code: Code::Internal,
-                        reason: ErrorReason::Unspecified,
-                        field: String::new(),
-                        message: format!("the search failed: {error}"),
-                    })
-                })
+            super::engine::off_the_workers(move || api.dispatch(&rpc, &body)).await
         }
         result => result.and_then(|body| api.dispatch(&rpc, &body)),
     };

@@ -7,9 +7,9 @@ use crate::bots::{self, Budget, Level};
 use crate::proto::{self, ErrorReason};
 use crate::rules::PlayError;
 
-use super::codec::{decode_seat, encode_move};
-use super::custody::{Authority, Source};
-use super::engine::{Engine, not_permitted};
+use super::codec::encode_move;
+use super::custody::Source;
+use super::engine::{Engine, seat_view, state_source};
 use super::error::ApiError;
 
 /// The most playouts a request may ask for (the time cap bounds the rest).
@@ -41,28 +41,11 @@ impl Engine {
         request: &proto::SuggestMoveRequest,
         deadline: Option<Instant>,
     ) -> Result<proto::SuggestMoveResponse, ApiError> {
-        let source = match &request.state_source {
-            Some(proto::suggest_move_request::StateSource::State(state)) => Source::State(state),
-            Some(proto::suggest_move_request::StateSource::StateToken(token)) => {
-                Source::Token(token)
-            }
-            None => Source::Missing,
-        };
+        let source = state_source!(request, suggest_move_request);
         let (game, authority) = self.custody().read(source)?;
-        let seat = decode_seat(request.seat, &|| "seat".to_owned())?;
-        if let Authority::Seat(own) = authority {
-            if seat != own {
-                return Err(not_permitted("seat", own));
-            }
-        }
+        let view = seat_view(&game, request.seat, authority)?;
+        let seat = view.seat();
         let level = decode_level(request.level)?;
-        let view = game.view(seat).ok_or_else(|| {
-            ApiError::invalid(
-                ErrorReason::SeatOutOfRange,
-                "seat",
-                format!("seat {seat} does not exist with {} players", game.players()),
-            )
-        })?;
         if game.outcome().is_some() {
             return Err(ApiError::from(PlayError::MatchOver));
         }
