@@ -53,4 +53,6 @@ grep -q '{"move":{"seat":' transcript.txt
 kill -TERM "$server"
 wait "$server"
 grep -q 'shut down' server.log
+# Logs to a file carry no terminal colour codes.
+if grep -q $'\x1b\[' server.log; then echo "smoke: colour codes in the log file" >&2; exit 1; fi
 echo "smoke: README session ok"

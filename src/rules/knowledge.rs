@@ -141,7 +141,7 @@ impl<'a> Knowledge<'a> {
         // A forced lead says what was not dealt: no seat held a tile the
         // rule would have forced before the one led (or, before the lead,
         // the one this seat must lead).
-        let forced = game.hand_number() == 1 || rules.next_lead == NextLeadRule::FirstLead;
+        let forced = lead_was_forced(view);
         let led = match history.first() {
             Some(HistoryEntry {
                 mv:
@@ -366,7 +366,7 @@ impl<'a> Knowledge<'a> {
         }
         order.extend_from_slice(rest);
         let rules = *game.rules();
-        let forced = game.hand_number() == 1 || rules.next_lead == NextLeadRule::FirstLead;
+        let forced = lead_was_forced(self.view);
         let required_lead = match forced_lead_for(rules.first_lead, &start[..usize::from(players)])
         {
             Some((seat, tile)) if forced => {
@@ -398,4 +398,16 @@ impl<'a> Knowledge<'a> {
         replay.hand_number == game.hand_number()
             && (0..players).all(|s| s == me || replay.hand(s).len() == game.hand(s).len())
     }
+}
+
+/// Whether the hand's lead is known to be the one its rule forces: in the
+/// first hand, under first-lead rules, or while this seat holds a forced
+/// lead still to be played. (After a blocked hand, winner-else-first-lead
+/// rules force the next lead too, but a later state does not say which
+/// hand was blocked.)
+fn lead_was_forced(view: View<'_>) -> bool {
+    let game = view.game();
+    game.hand_number() == 1
+        || game.rules().next_lead == NextLeadRule::FirstLead
+        || (game.history().is_empty() && view.required_lead().is_some())
 }
