@@ -4,6 +4,8 @@
 //! seat's information and are spread evenly over the consistent ones; a
 //! fixed seed and playout budget give the same suggestion.
 
+mod common;
+
 use std::collections::HashMap;
 
 use pips::bots::{Budget, Level, suggest};
@@ -238,4 +240,48 @@ fn deals_spread_evenly_over_the_consistent_ones() {
             "{key:?} drawn {n} times of {draws}"
         );
     }
+}
+
+/// Random house rules (every option drawn afresh or kept from a preset,
+/// 2–4 players, every set): in positions of their matches, every level
+/// suggests a legal move and sampled deals are valid states that show the
+/// seat what it saw.
+#[test]
+fn bots_play_every_house_rule_combination() {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut positions = 0;
+    for _ in 0..3000 {
+        let (variant, rules, players) = common::house::house_rules(&mut rng);
+        let Ok((mut game, _)) = Game::new(variant, rules, players, rng.random()) else {
+            continue;
+        };
+        let depth = rng.random_range(0..150);
+        for step in 0..depth {
+            if game.outcome().is_some() {
+                break;
+            }
+            if step % 37 == 36 {
+                let seat = game.to_act();
+                let view = game.view(seat).expect("seat");
+                let legal = game.legal_moves();
+                let world = view
+                    .knowledge()
+                    .sample(&mut rng)
+                    .expect("the true deal is consistent");
+                assert!(Game::from_setup(Setup::from(&world)).is_ok(), "{rules:?}");
+                assert_eq!(world.view(seat).expect("seat").hand(), view.hand());
+                for level in [Level::Random, Level::Greedy, Level::Expert] {
+                    let mv = suggest(view, level, step as u64, budget(12))
+                        .expect("a move")
+                        .mv;
+                    assert!(legal.contains(&mv), "{level:?} {rules:?}");
+                }
+                positions += 1;
+            }
+            let legal = game.legal_moves();
+            game.play(legal[rng.random_range(0..legal.len())])
+                .expect("legal");
+        }
+    }
+    assert!(positions > 500, "{positions} positions");
 }

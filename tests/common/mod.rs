@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod house;
+
 use pips::rules::MatchDigest;
 use pips::rules::presets::preset;
 use pips::rules::{
