@@ -8,15 +8,11 @@ mod common;
 
 use common::house::house_rules;
 use pips::proto;
-use pips::rules::presets::PRESETS;
-use pips::rules::{
-    BlockedOwnPips, Connect, DrawRule, Game, HandRounding, HandScale, InPlayScoring, LayoutRule,
-    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement, Setup,
-};
+use pips::rules::{Game, InPlayScoring, Rules, Setup};
 use pips::service::codec::{decode_packed, decode_state, encode_packed, encode_state};
 use prost::Message;
 use rand::rngs::ChaCha8Rng;
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// Combinations tried (those the engine refuses are skipped).
 const COMBINATIONS: u64 = 8_000;
