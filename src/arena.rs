@@ -172,8 +172,9 @@ impl Arena {
                                     });
                                 }
                                 Err(error) => {
-                                    let mut failure =
-                                        failure.lock().unwrap_or_else(|e| e.into_inner());
+                                    let mut failure = failure
+                                        .lock()
+                                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                                     *failure = Some(format!("cannot reach {url}: {error}"));
                                     return;
                                 }
@@ -188,14 +189,19 @@ impl Arena {
                         match self.play_match(index, pairing, &mut remotes) {
                             Ok(played) => {
                                 if let Some(file) = replays {
-                                    let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                                    let mut file = file
+                                        .lock()
+                                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                                     if let Err(error) = writeln!(file, "{}", played.line) {
-                                        let mut failure =
-                                            failure.lock().unwrap_or_else(|e| e.into_inner());
+                                        let mut failure = failure
+                                            .lock()
+                                            .unwrap_or_else(std::sync::PoisonError::into_inner);
                                         *failure = Some(format!("cannot write replays: {error}"));
                                     }
                                 }
-                                let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());
+                                let mut totals = totals
+                                    .lock()
+                                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                                 for (total, tally) in totals.iter_mut().zip(played.tallies) {
                                     total.wins += tally.wins;
                                     total.draws += tally.draws;
@@ -210,7 +216,9 @@ impl Arena {
                                 progress.inc(1);
                             }
                             Err(error) => {
-                                let mut failure = failure.lock().unwrap_or_else(|e| e.into_inner());
+                                let mut failure = failure
+                                    .lock()
+                                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                                 *failure = Some(error);
                                 break;
                             }
@@ -220,10 +228,15 @@ impl Arena {
             }
         });
         progress.finish_and_clear();
-        if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(error) = failure
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
             return Err(error);
         }
-        let totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+        let totals = totals
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(self.table(pairing, totals))
     }
 

@@ -86,6 +86,13 @@ struct Cli {
     /// pages served by this server (the playground) can call it.
     #[arg(long = "cors-origin", env = "PIPS_CORS_ORIGINS", value_delimiter = ',')]
     cors_origins: Vec<String>,
+    /// PEM file of the TLS certificate chain: with `--tls-key`, every
+    /// protocol on the port is served over TLS (ALPN h2 and http/1.1).
+    #[arg(long, env = "PIPS_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// PEM file of the TLS private key (with `--tls-cert`).
+    #[arg(long, env = "PIPS_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
     /// Milliseconds a `SuggestMove` search may take at most (a caller may
     /// ask for less), so that no caller can pin a core.
     #[arg(long, env = "PIPS_MAX_SUGGEST_MS", default_value_t = 200)]
@@ -237,6 +244,15 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
     if let Some((flag, _)) = counts.iter().find(|(_, value)| *value == 0) {
         return Err(format!("{flag} must be above 0"));
     }
+    let tls = match (&cli.tls_cert, &cli.tls_key) {
+        (Some(cert), Some(key)) => {
+            let read = |path: &std::path::PathBuf| {
+                std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+            };
+            Some(pips::server::tls::config(&read(cert)?, &read(key)?)?)
+        }
+        _ => None,
+    };
     let cors_origins = cli
         .cors_origins
         .iter()
@@ -256,6 +272,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         idle_timeout: Duration::from_secs(cli.idle_timeout_secs.max(1)),
         keepalive_interval: Duration::from_secs(cli.keepalive_secs.max(1)),
         max_suggest: Duration::from_millis(cli.max_suggest_ms),
+        tls,
         ..pips::server::Config::default()
     })
 }

@@ -28,6 +28,7 @@ mod coalescing_stream;
 mod connection;
 mod guard;
 mod listen;
+pub mod tls;
 
 use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
@@ -84,6 +85,9 @@ pub struct Config {
     /// The longest a `SuggestMove` search may take (so that no caller can
     /// pin a core).
     pub max_suggest: Duration,
+    /// TLS for every protocol on the port (see [`tls::config`]); none:
+    /// plaintext.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl Default for Config {
@@ -103,6 +107,7 @@ impl Default for Config {
             keepalive_timeout: Duration::from_secs(10),
             cors_origins: Vec::new(),
             max_suggest: crate::service::engine::DEFAULT_SUGGEST_CAP,
+            tls: None,
         }
     }
 }
@@ -195,11 +200,13 @@ pub async fn run(
         keepalive_timeout: config.keepalive_timeout,
         drain: config.request_timeout + config.body_timeout,
     };
+    let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
     listen::serve(
         listener,
         app,
         connection_limits,
         config.max_connections,
+        tls,
         shutdown,
     )
     .await;

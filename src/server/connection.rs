@@ -23,8 +23,6 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 use tower::ServiceExt;
 
-use super::coalescing_stream::CoalescingStream;
-
 /// How long an idle connection may take to close after it is told to.
 const IDLE_GRACE: Duration = Duration::from_secs(1);
 
@@ -167,13 +165,15 @@ impl Drop for InFlight {
 /// Serves `stream` with `app` until the connection closes, idles too long,
 /// or `shutdown` changes (then it finishes what is in flight, within the
 /// grace).
-pub async fn serve(
-    stream: CoalescingStream,
+pub async fn serve<S>(
+    stream: S,
     app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
     mut shutdown: watch::Receiver<bool>,
-) {
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
     let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {

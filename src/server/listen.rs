@@ -12,6 +12,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tokio_rustls::TlsAcceptor;
 
 use super::coalescing_stream::CoalescingStream;
 use super::connection::{self, ConnectionLimits};
@@ -87,6 +88,7 @@ pub async fn serve(
     app: Router,
     limits: ConnectionLimits,
     max_connections: Option<usize>,
+    tls: Option<TlsAcceptor>,
     shutdown: impl Future<Output = ()>,
 ) {
     let builder = Arc::new(limits.builder());
@@ -132,17 +134,31 @@ pub async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
-        let serving = connection::serve(
-            CoalescingStream(stream),
-            app.clone(),
-            Arc::clone(&builder),
-            limits,
-            stopping.clone(),
-        );
-        connections.spawn(async move {
-            serving.await;
-            drop(slot);
-        });
+        let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
+        let stream = CoalescingStream(stream);
+        match tls.clone() {
+            None => {
+                connections.spawn(async move {
+                    connection::serve(stream, app, builder, limits, stopping).await;
+                    drop(slot);
+                });
+            }
+            Some(acceptor) => {
+                connections.spawn(async move {
+                    // The handshake counts against the header timeout.
+                    let handshake =
+                        tokio::time::timeout(limits.header_timeout, acceptor.accept(stream));
+                    match handshake.await {
+                        Ok(Ok(stream)) => {
+                            connection::serve(stream, app, builder, limits, stopping).await;
+                        }
+                        Ok(Err(error)) => tracing::debug!(%error, "TLS handshake failed"),
+                        Err(_) => tracing::debug!("TLS handshake timed out"),
+                    }
+                    drop(slot);
+                });
+            }
+        }
     }
     let _ = stop.send(true);
     while connections.join_next().await.is_some() {}
