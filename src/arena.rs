@@ -114,8 +114,6 @@ struct Tally {
 
 /// One match's result, for the tallies and the replay file.
 struct Played {
-    /// Each seat's side of the pairing (0: the first player).
-    sides: Vec<usize>,
     /// The tallies of this match, by side of the pairing.
     tallies: [Tally; 2],
     /// The replay line.
@@ -212,7 +210,6 @@ impl Arena {
                                     total.playouts += tally.playouts;
                                     total.searching += tally.searching;
                                 }
-                                let _ = played.sides;
                                 progress.inc(1);
                             }
                             Err(error) => {
@@ -361,11 +358,7 @@ impl Arena {
             }),
         })
         .to_string();
-        Ok(Played {
-            sides,
-            tallies,
-            line,
-        })
+        Ok(Played { tallies, line })
     }
 
     /// Asks an external bot for `seat`'s move; `None` (and a fault counted)

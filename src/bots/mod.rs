@@ -34,7 +34,8 @@ pub enum Level {
 #[derive(Clone, Copy)]
 pub struct Budget<'a> {
     /// Playouts at most (each: one sampled deal, one move, played to the
-    /// end of the hand).
+    /// end of the hand), but at least one round: one playout per legal
+    /// move.
     pub playouts: u32,
     /// Asked between sampled deals: `true` stops the search with the best
     /// move so far (a deadline, say). The search is reproducible for a
