@@ -12,7 +12,6 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tokio::sync::Semaphore;
 use tonic::Code;
@@ -20,6 +19,7 @@ use tracing::Instrument;
 
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
+use crate::service::grpc_codec::grpc_timeout;
 use crate::service::http_api::{Protocol, refusal};
 
 /// The limits, shared by every connection.
@@ -50,7 +50,7 @@ pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Ne
     let span = tracing::info_span!("rpc", path = %request.uri().path());
     async move {
         let protocol = Protocol::of(request.headers());
-        let timeout = client_deadline(request.headers()).map_or(limits.request_timeout, |client| {
+        let timeout = grpc_timeout(request.headers()).map_or(limits.request_timeout, |client| {
             client.min(limits.request_timeout)
         });
         let request = if streams_its_request(request.uri().path()) {
@@ -116,27 +116,6 @@ async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError
         Ok(Ok(collected)) => collected.to_bytes(),
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
-}
-
-/// The deadline a gRPC client sent (`grpc-timeout`: up to 8 digits and a
-/// unit), if it sent a valid one.
-fn client_deadline(headers: &HeaderMap) -> Option<Duration> {
-    let value = headers.get("grpc-timeout")?.to_str().ok()?;
-    let split = value.len().checked_sub(1)?;
-    let (digits, unit) = (value.get(..split)?, value.get(split..)?);
-    if digits.is_empty() || digits.len() > 8 {
-        return None;
-    }
-    let amount: u64 = digits.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(amount.saturating_mul(3600)),
-        "M" => Duration::from_secs(amount.saturating_mul(60)),
-        "S" => Duration::from_secs(amount),
-        "m" => Duration::from_millis(amount),
-        "u" => Duration::from_micros(amount),
-        "n" => Duration::from_nanos(amount),
-        _ => return None,
-    })
 }
 
 /// Every slot is taken.
@@ -335,9 +314,9 @@ mod tests {
     }
 
     fn deadline(value: &str) -> Option<Duration> {
-        let mut headers = HeaderMap::new();
+        let mut headers = http::HeaderMap::new();
         headers.insert("grpc-timeout", value.parse().expect("header"));
-        client_deadline(&headers)
+        grpc_timeout(&headers)
     }
 
     #[test]

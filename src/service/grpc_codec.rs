@@ -64,3 +64,26 @@ impl<U: prost::Message + Default> Decoder for RequestDecoder<U> {
         self.0.buffer_settings()
     }
 }
+
+/// The timeout a gRPC client sent (`grpc-timeout`: up to 8 digits and a
+/// unit, one of H, M, S, m, u, n), if it sent a valid one.
+#[must_use]
+pub fn grpc_timeout(headers: &http::HeaderMap) -> Option<std::time::Duration> {
+    use std::time::Duration;
+    let value = headers.get("grpc-timeout")?.to_str().ok()?;
+    let split = value.len().checked_sub(1)?;
+    let (digits, unit) = (value.get(..split)?, value.get(split..)?);
+    if digits.is_empty() || digits.len() > 8 {
+        return None;
+    }
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount.saturating_mul(3600)),
+        "M" => Duration::from_secs(amount.saturating_mul(60)),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}

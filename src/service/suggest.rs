@@ -97,22 +97,9 @@ impl Engine {
     }
 }
 
-/// The deadline a gRPC call's `grpc-timeout` header sets, if it has one
-/// (`<digits><unit>`, the unit one of H, M, S, m, u, n).
+/// The deadline a gRPC call's `grpc-timeout` header sets, if it has one.
 #[must_use]
 pub fn grpc_deadline(metadata: &tonic::metadata::MetadataMap) -> Option<Instant> {
-    let text = metadata.get("grpc-timeout")?.to_str().ok()?;
-    let split = text.len().checked_sub(1)?;
-    let (digits, unit) = (text.get(..split)?, text.get(split..)?);
-    let value: u64 = digits.parse().ok()?;
-    let timeout = match unit {
-        "H" => Duration::from_secs(value.saturating_mul(3600)),
-        "M" => Duration::from_secs(value.saturating_mul(60)),
-        "S" => Duration::from_secs(value),
-        "m" => Duration::from_millis(value),
-        "u" => Duration::from_micros(value),
-        "n" => Duration::from_nanos(value),
-        _ => return None,
-    };
-    Instant::now().checked_add(timeout)
+    super::grpc_codec::grpc_timeout(metadata.as_ref())
+        .and_then(|timeout| Instant::now().checked_add(timeout))
 }
