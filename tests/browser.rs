@@ -1,8 +1,16 @@
 //! The playground in a real browser: headless Chromium, driven over
-//! chromedriver (WebDriver), opens the page on the real server, starts a
-//! `muggins` game, plays by clicking until the first hand ends, and checks
-//! that the page shows the scores the server reports. It saves a screenshot
-//! under `target/`.
+//! chromedriver (WebDriver), at a desktop's width (1280 px) and at a phone's
+//! (390 px, with touch), plays whole matches of muggins 2p, all_fives 2p
+//! (spinner) and block 4p against the computer, the way a person would: it
+//! taps highlighted tiles, picks an end when a tile fits two, draws and
+//! passes with the buttons, asks for a hint and plays it from the table,
+//! presses *Next hand* and reads the banners. It checks that nothing
+//! overflows the viewport, that touch targets are at least 44 px on the
+//! phone, that each hand's banner names the winner the server reported and
+//! turns every seat's tiles face up, that the hint is a legal move, that the
+//! final scores are the server's, and that a server that has gone away is
+//! reported in words. Screenshots of the start, mid-hand, the end of a hand
+//! and the end of the match at both widths go to `target/screenshots/`.
 //!
 //! Ignored by default, as it needs Debian's `chromium` and
 //! `chromium-driver`; `.ci/run` installs them and runs it with
@@ -19,9 +27,9 @@ use serde_json::{Value, json};
 mod server;
 use server::{TestServer, post_json};
 
-/// How long the whole game may take before the test gives up (a guard
-/// against hanging, not a speed requirement).
-const PATIENCE: Duration = Duration::from_secs(120);
+/// How long one match may take before the test gives up (a guard against
+/// hanging, not a speed requirement).
+const PATIENCE: Duration = Duration::from_secs(300);
 
 /// The first of `candidates` that exists, or of the `PATH` lookups.
 fn find_program(env: &str, candidates: &[&str]) -> PathBuf {
@@ -90,21 +98,26 @@ async fn start_chromedriver() -> (u16, KillOnDrop) {
 /// A headless Chromium session. The flags keep Chromium from reaching out
 /// to the network (this test needs loopback only) and from needing a
 /// sandbox or GPU, which containers lack.
-async fn open_browser(port: u16, profile: &Path) -> Client {
+async fn open_browser(port: u16, profile: &Path, width: &Width) -> Client {
     let chromium = find_program("CHROMIUM", &["/usr/bin/chromium", "chromium"]);
-    let capabilities = json!({
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "binary": chromium,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1280,1100",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        },
+    let mut options = json!({
+        "binary": chromium,
+        "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu",
+            "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", format!("--window-size={},{}", width.width, width.height),
+            format!("--user-data-dir={}", profile.display()),
+        ],
     });
+    if width.phone {
+        // A phone's viewport: its width in CSS pixels, a dense screen and
+        // touch events.
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": { "width": width.width, "height": width.height, "pixelRatio": 2, "touch": true },
+        });
+    }
+    let capabilities = json!({ "browserName": "chrome", "goog:chromeOptions": options });
     let Value::Object(capabilities) = capabilities else {
         unreachable!("an object literal")
     };
@@ -124,92 +137,375 @@ async fn has(browser: &Client, css: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The scores the page shows, by side.
-async fn shown_scores(browser: &Client) -> Vec<i64> {
-    let rows = browser
-        .find_all(Locator::Css("#scores tr[data-side] .points"))
-        .await
-        .expect("score rows");
-    let mut scores = Vec::new();
-    for row in rows {
-        let text = row.text().await.expect("score text");
-        scores.push(text.trim().parse().expect("a number"));
-    }
-    scores
+/// A screen the playground is tried on.
+struct Width {
+    /// Names the screenshots.
+    name: &'static str,
+    /// The viewport, in CSS pixels.
+    width: u32,
+    height: u32,
+    /// A phone: mobile emulation with touch, and the 44 px check.
+    phone: bool,
 }
 
-#[tokio::test]
-#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
-async fn playground_plays_the_first_muggins_hand_in_chromium() {
-    let server = TestServer::start().await;
-    let (port, _chromedriver) = start_chromedriver().await;
-    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-profile");
-    let _ = std::fs::remove_dir_all(&profile);
-    let browser = open_browser(port, &profile).await;
+const DESKTOP: Width = Width {
+    name: "desktop",
+    width: 1280,
+    height: 900,
+    phone: false,
+};
+const PHONE: Width = Width {
+    name: "phone",
+    width: 390,
+    height: 844,
+    phone: true,
+};
 
+/// A match the test plays: preset, seats, seed.
+struct Table {
+    variant: &'static str,
+    players: u32,
+    seed: u64,
+}
+
+const TABLES: [Table; 3] = [
+    Table {
+        variant: "muggins",
+        players: 2,
+        seed: 20261201,
+    },
+    Table {
+        variant: "all_fives",
+        players: 2,
+        seed: 7,
+    },
+    Table {
+        variant: "block",
+        players: 4,
+        seed: 11,
+    },
+];
+
+/// The names the page should give each side: seat 0 is "You"; two seats
+/// face each other (North), four sit West, North, East; partners are named
+/// together.
+fn side_names(players: u32, partnerships: bool) -> Vec<&'static str> {
+    match (players, partnerships) {
+        (2, _) => vec!["You", "North"],
+        (4, true) => vec!["You & your partner", "West & East"],
+        (4, false) => vec!["You", "West", "North", "East"],
+        _ => panic!("no names for {players} seats"),
+    }
+}
+
+/// What the page shows, read in one round trip.
+const PROBE: &str = r#"
+const g = window.pipsPlayground;
+const shown = (sel) => { const el = document.querySelector(sel); return !!el && !el.closest('[hidden]') && el.getClientRects().length > 0; };
+return {
+  error: shown('#error') ? document.querySelector('#error-text').textContent : null,
+  nextHand: shown('#next-hand'),
+  again: shown('#again'),
+  playable: document.querySelectorAll('#hand button.playable').length,
+  choosing: shown('#choose-end'),
+  other: document.querySelectorAll('#other-moves button').length,
+  busy: g.busy,
+  toAct: g.toAct ?? null,
+  hand: g.view ? g.view.handNumber : 0,
+  onTable: document.querySelectorAll('#layout .tile:not(.ghost)').length,
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+};
+"#;
+
+/// Runs [`PROBE`].
+async fn probe(browser: &Client) -> Value {
     browser
-        .goto(&format!("{}/?delay=0&seed=20261129", server.url()))
+        .execute(PROBE, vec![])
         .await
-        .expect("open the playground");
+        .expect("probe the page")
+}
+
+/// Asserts that the page does not overflow the viewport sideways, and on a
+/// phone that every control one can press is at least 44 px each way.
+async fn assert_fits(browser: &Client, width: &Width, when: &str) {
+    let found = browser
+        .execute(
+            r#"
+const small = [...document.querySelectorAll('button, select, input, summary')]
+  .filter((el) => !el.closest('[hidden]') && el.getClientRects().length > 0)
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([el, r]) => `${el.tagName}#${el.id}.${el.className} ${Math.round(r.width)}x${Math.round(r.height)}`);
+return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, small };
+"#,
+            vec![],
+        )
+        .await
+        .expect("measure the page");
+    let scroll = found["scrollWidth"].as_i64().expect("scrollWidth");
+    let inner = found["innerWidth"].as_i64().expect("innerWidth");
+    assert!(
+        scroll <= inner,
+        "{} at {when}: the page is {scroll} px wide in a {inner} px viewport",
+        width.name
+    );
+    if width.phone {
+        assert_eq!(inner, i64::from(width.width), "the phone's viewport");
+        let small = found["small"].as_array().expect("a list");
+        assert!(
+            small.is_empty(),
+            "{} at {when}: touch targets under 44 px: {small:?}",
+            width.name
+        );
+    }
+}
+
+/// Saves a screenshot as `target/screenshots/<name>.png`.
+async fn screenshot(browser: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .join("screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshot directory");
+    let png = browser.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("save the screenshot");
+}
+
+/// Clicks the first element matching `css`; false if there was none or it
+/// went away before the click (the page redraws after every answer).
+async fn click(browser: &Client, css: &str) -> bool {
+    match browser.find(Locator::Css(css)).await {
+        Ok(element) => element.click().await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The text of the first element matching `css`.
+async fn text(browser: &Client, css: &str) -> String {
+    browser
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .expect("its text")
+}
+
+/// The scores the page shows, by side.
+async fn shown_scores(browser: &Client) -> Vec<i64> {
+    let shown = browser
+        .execute(
+            "return [...document.querySelectorAll('#scores li[data-side]')].map((li) => Number(li.dataset.points));",
+            vec![],
+        )
+        .await
+        .expect("the scores");
+    shown
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s.as_i64().expect("a number"))
+        .collect()
+}
+
+/// Asks for a hint, checks it is one of the server's legal moves for the
+/// page's state, saves the screenshot `shot` with the hint on the table,
+/// and plays it from the table (or from the move buttons).
+async fn take_hint(browser: &Client, server: &TestServer, shot: &str) {
+    assert!(click(browser, "#hint").await, "the hint button");
+    let started = Instant::now();
+    let hint = loop {
+        let found = browser
+            .execute(
+                "const el = document.querySelector('#hint-text'); return el.hidden ? null : el.dataset.move;",
+                vec![],
+            )
+            .await
+            .expect("the hint");
+        if let Some(hint) = found.as_str() {
+            break serde_json::from_str::<Value>(hint).expect("the hint's move");
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "no hint shown");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let state = browser
+        .execute("return window.pipsPlayground.state;", vec![])
+        .await
+        .expect("the page's state");
+    let legal = post_json(
+        &format!("{}/v1/LegalMoves", server.url()),
+        json!({ "state": state }).to_string(),
+    )
+    .await;
+    assert!(legal.status.is_success(), "{}", legal.json());
+    let legal = legal.json();
+    let moves = legal["legalMoves"].as_array().expect("legal moves");
+    assert!(
+        moves.contains(&hint),
+        "the hint {hint} is not among {moves:?}"
+    );
+    if hint.get("play").is_some() {
+        assert!(
+            has(browser, "#layout button.ghost.hint").await,
+            "the hint is shown on the table"
+        );
+    }
+    screenshot(browser, shot).await;
+    let played = if hint.get("play").is_some() {
+        click(browser, "#layout button.ghost.hint").await
+    } else {
+        click(browser, "#other-moves button").await
+    };
+    assert!(played, "the hint can be played from the page");
+}
+
+/// Plays one whole match at `table` by clicking, with screenshots of the
+/// first hand's middle and end and of the match's end.
+async fn play_match(
+    browser: &Client,
+    server: &TestServer,
+    width: &Width,
+    table: &Table,
+    quick_start: bool,
+) {
+    let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
+    let url = format!(
+        "{}/?delay=0&variant={}&players={}&seed={}&level=BOT_LEVEL_GREEDY",
+        server.url(),
+        table.variant,
+        table.players,
+        table.seed
+    );
+    browser.goto(&url).await.expect("open the playground");
     browser
         .wait()
         .for_element(Locator::Css("body[data-ready='true']"))
         .await
         .expect("the page loads the variants");
-    browser
-        .find(Locator::Css("#variant option[value='muggins']"))
-        .await
-        .expect("muggins is offered")
-        .click()
-        .await
-        .expect("pick muggins");
-    browser
-        .find(Locator::Css("#players option[value='2']"))
-        .await
-        .expect("2 players offered")
-        .click()
-        .await
-        .expect("pick 2 players");
-    browser
-        .find(Locator::Css("#new-game"))
-        .await
-        .expect("new game button")
-        .click()
-        .await
-        .expect("start");
-
-    // Play: click the first legal move whenever it is our turn, until the
-    // page announces the end of the hand.
+    if quick_start {
+        // The start page: an invitation and one button to a muggins game.
+        assert!(has(browser, "#welcome:not([hidden]) #quick-start").await);
+        assert_fits(browser, width, "the start").await;
+        screenshot(browser, &format!("{}-start", width.name)).await;
+        assert!(click(browser, "#quick-start").await, "one click to play");
+    } else {
+        assert!(click(browser, "#new-game").await, "new game");
+    }
     let started = Instant::now();
-    let mut clicks = 0;
-    while !has(&browser, "#log li.hand-ended").await {
+    let (mut hands, mut hinted, mut keyboard, mut choices) = (0, false, false, 0);
+    let names = loop {
         assert!(
             started.elapsed() < PATIENCE,
-            "the first hand did not end ({clicks} clicks)"
+            "{}: the match did not end",
+            table.variant
         );
+        let page = probe(browser).await;
         assert!(
-            !has(&browser, "#error:not([hidden])").await,
-            "the page shows an error"
+            page["error"].is_null(),
+            "the page shows an error: {}",
+            page["error"]
         );
-        if let Ok(button) = browser.find(Locator::Css("#moves button.move")).await {
-            // The page may redraw between finding and clicking; then try
-            // again.
-            if button.click().await.is_ok() {
-                clicks += 1;
-            }
+        if page["toAct"].is_null() && page["hand"] == 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
         }
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
-    assert!(clicks > 0, "seat 0 moved by clicking");
-    assert!(has(&browser, "#banner:not([hidden]) #next-hand").await);
-    assert!(has(&browser, "#log li.played").await);
-
-    let screenshot = browser.screenshot().await.expect("screenshot");
-    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playground-muggins.png");
-    std::fs::write(&shot, screenshot).expect("save the screenshot");
-
-    // The scores on the page are the scores the server reports for the
-    // page's state.
+        let partnerships = browser
+            .execute(
+                "return window.pipsPlayground.view.rules.partnerships;",
+                vec![],
+            )
+            .await
+            .expect("the rules")
+            .as_bool()
+            .unwrap_or(false);
+        let names = side_names(table.players, partnerships);
+        if page["nextHand"] == true || page["again"] == true {
+            // The end of a hand: the banner names the winner the server
+            // reported and shows every seat's tiles.
+            hands += 1;
+            let ended = browser
+                .execute(
+                    "return window.pipsPlayground.finished?.ended ?? null;",
+                    vec![],
+                )
+                .await
+                .expect("the hand's end");
+            if !ended.is_null() {
+                let title = text(browser, "#banner-title").await;
+                let winner = ended["winner"].as_u64();
+                match winner {
+                    Some(side) => {
+                        let name = names[usize::try_from(side).expect("a side")];
+                        let expected = format!("{name} won");
+                        assert!(
+                            title.contains(&expected),
+                            "banner {title:?} should name {expected:?}"
+                        );
+                    }
+                    None => assert!(
+                        title.contains("nobody won") || title.contains("draw"),
+                        "{title}"
+                    ),
+                }
+                let shown = browser
+                    .execute(
+                        "return document.querySelectorAll('#revealed li').length;",
+                        vec![],
+                    )
+                    .await
+                    .expect("revealed hands");
+                assert_eq!(shown, json!(table.players), "every seat's tiles face up");
+                let how = text(browser, "#banner-text").await;
+                assert!(
+                    ["went out", "Blocked", "closed"]
+                        .iter()
+                        .any(|w| how.contains(w)),
+                    "how the hand ended: {how}"
+                );
+            }
+            assert_fits(browser, width, "the end of a hand").await;
+            if page["again"] == true {
+                break names;
+            }
+            if hands == 1 {
+                screenshot(browser, &shot("hand-end")).await;
+            }
+            assert!(click(browser, "#next-hand").await, "next hand");
+            continue;
+        }
+        if page["busy"] == true || page["toAct"] != 0 {
+            tokio::time::sleep(Duration::from_millis(15)).await;
+            continue;
+        }
+        if page["choosing"] == true {
+            choices += 1;
+            click(browser, "#choose-buttons button").await;
+        } else if !hinted && page["onTable"].as_u64().unwrap_or(0) >= 3 {
+            hinted = true;
+            assert_fits(browser, width, "mid-hand").await;
+            take_hint(browser, server, &shot("mid-hand")).await;
+        } else if page["playable"].as_u64().unwrap_or(0) > 0 {
+            if keyboard {
+                click(browser, "#hand button.playable").await;
+            } else if let Ok(tile) = browser.find(Locator::Css("#hand button.playable")).await {
+                // The first tile by keyboard: Enter on a focused tile.
+                keyboard = tile
+                    .send_keys(&fantoccini::key::Key::Enter.to_string())
+                    .await
+                    .is_ok();
+            }
+        } else if page["other"].as_u64().unwrap_or(0) > 0 {
+            click(browser, "#other-moves button").await;
+        }
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    };
+    assert!(
+        hinted && keyboard,
+        "{}: a hint and a keyboard move",
+        table.variant
+    );
+    // The end of the match: the winner, the final scores (the server's).
+    let title = text(browser, "#banner-title").await;
     let state = browser
         .execute("return window.pipsPlayground.state;", vec![])
         .await
@@ -220,31 +516,76 @@ async fn playground_plays_the_first_muggins_hand_in_chromium() {
     )
     .await;
     assert!(view.status.is_success(), "{}", view.json());
-    let reported: Vec<i64> = view.json()["scores"]
+    let view = view.json();
+    assert_eq!(view["phase"], "PHASE_MATCH_OVER");
+    let reported: Vec<i64> = view["scores"]
         .as_array()
         .expect("scores")
         .iter()
-        .map(|s| s.as_i64().unwrap_or(0))
+        .map(|s| s.as_i64().expect("a score"))
         .collect();
-    let shown = shown_scores(&browser).await;
-    assert_eq!(shown, reported, "the page shows the server's scores");
-    assert_eq!(shown.len(), 2);
-    assert!(
-        reported.iter().any(|&s| s > 0),
-        "someone scored in the first hand: {reported:?}"
+    assert_eq!(
+        shown_scores(browser).await,
+        reported,
+        "the page shows the server's scores"
     );
-    // The hand-over banner quotes the same scores.
-    let banner = browser
-        .find(Locator::Css("#banner-text"))
-        .await
-        .expect("banner")
-        .text()
-        .await
-        .expect("banner text");
-    let quoted: Vec<String> = reported.iter().map(i64::to_string).collect();
-    assert!(banner.contains(&quoted.join(" – ")), "{banner}");
+    assert!(
+        title.contains("won the match") || title.contains("draw"),
+        "{title}"
+    );
+    assert!(
+        names.iter().any(|name| title.contains(name)) || title.contains("draw"),
+        "the match banner names the winner: {title}"
+    );
+    assert_fits(browser, width, "the end of the match").await;
+    screenshot(browser, &shot("match-end")).await;
+    println!(
+        "{} {}: {hands} hands, {choices} end choices, {:.1} s",
+        width.name,
+        table.variant,
+        started.elapsed().as_secs_f64()
+    );
+}
 
-    browser.close().await.expect("close the browser");
+/// Plays every table at `width`; on the desktop, then stops the server and
+/// checks that the page says so.
+async fn play_at(width: Width) {
+    let server = TestServer::start().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{}", width.name));
+    let _ = std::fs::remove_dir_all(&profile);
+    let browser = open_browser(port, &profile, &width).await;
+    for (i, table) in TABLES.iter().enumerate() {
+        play_match(&browser, &server, &width, table, i == 0).await;
+    }
+    // The favicon the page links is served.
+    let icon = server::call(http::Method::GET, &format!("{}/favicon.svg", server.url())).await;
+    assert!(icon.status.is_success());
+    // The server goes away: the page says so in words, with a way to retry.
     server.stop().await;
-    println!("screenshot: {}", shot.display());
+    assert!(click(&browser, "#again").await, "new game");
+    browser
+        .wait()
+        .for_element(Locator::Css("#error:not([hidden])"))
+        .await
+        .expect("an error shown");
+    let error = text(&browser, "#error-text").await;
+    assert!(error.contains("cannot be reached"), "{error}");
+    assert!(
+        has(&browser, "#retry:not([hidden])").await,
+        "a retry button"
+    );
+    browser.close().await.expect("close the browser");
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_whole_matches_on_a_desktop() {
+    play_at(DESKTOP).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_whole_matches_on_a_phone() {
+    play_at(PHONE).await;
 }

@@ -859,13 +859,28 @@ async fn playground_is_served_and_calls_only_the_public_api() {
             .starts_with("text/html")
     );
     let page = String::from_utf8_lossy(&answer.body).into_owned();
-    assert!(page.contains("<title>pips playground</title>"));
+    assert!(page.contains("<title>pips: dominoes against the computer</title>"));
     // Its only calls are `fetch` to /v1/<RpcName>, and every RPC it names
     // is served.
     assert_eq!(page.matches("fetch(").count(), 1);
     assert!(page.contains("fetch(`/v1/${rpc}`"));
-    for rpc in ["ListVariants", "NewGame", "Play", "View"] {
+    for rpc in ["ListVariants", "NewGame", "Play", "View", "SuggestMove"] {
         assert!(page.contains(&format!("call(\"{rpc}\"")), "{rpc}");
+    }
+    // Its icon, at the path it links and where browsers look by default.
+    assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#));
+    for path in ["/favicon.svg", "/favicon.ico"] {
+        let icon = call(Method::GET, &format!("{}{path}", server.url())).await;
+        assert_eq!(icon.status, StatusCode::OK, "{path}");
+        assert_eq!(
+            icon.headers[header::CONTENT_TYPE],
+            "image/svg+xml",
+            "{path}"
+        );
+        assert!(
+            String::from_utf8_lossy(&icon.body).starts_with("<svg"),
+            "{path}"
+        );
     }
     server.stop().await;
 }

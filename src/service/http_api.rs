@@ -6,7 +6,7 @@
 //! - `GET /openapi.json`: the OpenAPI document of those routes, generated
 //!   from the proto descriptors ([`super::openapi`]).
 //! - `GET /`: the playground, one static page that uses only the routes
-//!   above.
+//!   above, and `GET /favicon.svg` (also at `/favicon.ico`), its icon.
 //!
 //! Every refusal is an HTTP status with a `pips.v1.HttpError` JSON body
 //! carrying the same machine-readable reason as over gRPC.
@@ -43,6 +43,10 @@ pub const RPC_NAMES: [&str; 7] = [
 /// The playground page, served at `/`.
 const PLAYGROUND: &str = include_str!("../../web/playground.html");
 
+/// The playground's icon, served at `/favicon.svg` and at `/favicon.ico`
+/// (where browsers look for one by default).
+const FAVICON: &str = include_str!("../../web/favicon.svg");
+
 /// What the JSON routes share.
 #[derive(Debug)]
 struct JsonApi {
@@ -67,8 +71,29 @@ pub fn router(engine: Engine, max_request_bytes: usize) -> Router {
         .route("/v1/{rpc}", post(call_rpc))
         .route("/openapi.json", get(serve_openapi))
         .route("/", get(Html(PLAYGROUND)))
+        .route("/favicon.svg", get(serve_favicon))
+        .route("/favicon.ico", get(serve_favicon))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(api)
+}
+
+/// `GET /favicon.svg` and `GET /favicon.ico`: the icon, an SVG either way
+/// (browsers read the type from the header, not the name).
+async fn serve_favicon() -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("image/svg+xml"),
+            ),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("max-age=86400"),
+            ),
+        ],
+        FAVICON,
+    )
+        .into_response()
 }
 
 /// `POST /v1/<RpcName>`.
