@@ -33,7 +33,7 @@ pub mod tls;
 use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
-use crate::service::{Engine, http_api};
+use crate::service::{Engine, connect, http_api};
 use connection::ConnectionLimits;
 use guard::Limits;
 
@@ -159,6 +159,7 @@ pub async fn run(
         );
     }
     let engine = Engine::new(Custody::new(config.state_keys)).with_suggest_cap(config.max_suggest);
+    let api = http_api::Api::new(engine.clone(), config.max_request_bytes);
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
@@ -186,8 +187,11 @@ pub async fn run(
         .routes()
         .into_axum_router()
         .layer(tonic_web::GrpcWebLayer::new())
-        .merge(http_api::router(engine, config.max_request_bytes))
+        .merge(http_api::router(Arc::clone(&api)))
         .fallback(http_api::not_found)
+        // Connect calls at the gRPC paths are answered by the same
+        // handlers as the JSON API; gRPC and gRPC-Web pass through.
+        .layer(axum::middleware::from_fn_with_state(api, connect::serve))
         // Every call runs under the limits (body, concurrency, timeout),
         // whose refusals are answered in the caller's protocol.
         .layer(axum::middleware::from_fn_with_state(limits, guard::guard))

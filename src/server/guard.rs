@@ -2,7 +2,7 @@
 //! within the body timeout and the size limit (before it holds anything
 //! shared), then it takes one of the server's concurrency slots or is shed
 //! at once, then the handler runs under the request timeout (or the
-//! client's shorter `grpc-timeout`). Refusals are answered in the caller's
+//! client's shorter `grpc-timeout` or `Connect-Timeout-Ms`). Refusals are answered in the caller's
 //! protocol with the same reasons as every other refusal.
 
 use std::sync::Arc;
@@ -19,6 +19,7 @@ use tracing::Instrument;
 
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
+use crate::service::connect::connect_timeout;
 use crate::service::grpc_codec::grpc_timeout;
 use crate::service::http_api::{Protocol, refusal};
 
@@ -49,8 +50,9 @@ fn streams_its_request(path: &str) -> bool {
 pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Next) -> Response {
     let span = tracing::info_span!("rpc", path = %request.uri().path());
     async move {
-        let protocol = Protocol::of(request.headers());
-        let timeout = grpc_timeout(request.headers()).map_or(limits.request_timeout, |client| {
+        let protocol = Protocol::of(request.method(), request.uri().path(), request.headers());
+        let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
+        let timeout = client.map_or(limits.request_timeout, |client| {
             client.min(limits.request_timeout)
         });
         let request = if streams_its_request(request.uri().path()) {

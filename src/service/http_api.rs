@@ -47,26 +47,43 @@ const PLAYGROUND: &str = include_str!("../../web/playground.html");
 /// (where browsers look for one by default).
 const FAVICON: &str = include_str!("../../web/favicon.svg");
 
-/// What the JSON routes share.
+/// How a message is written: proto3 JSON (the JSON API, Connect's
+/// `application/json`) or protobuf (Connect's `application/proto`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Encoding {
+    /// Canonical proto3 JSON.
+    Json,
+    /// Protobuf's binary encoding.
+    Proto,
+}
+
+/// What the JSON routes and the Connect protocol share.
 #[derive(Debug)]
-struct JsonApi {
+pub struct Api {
     /// The same engine the gRPC service runs.
     engine: Engine,
     /// The largest body accepted, in bytes (larger: 413).
-    max_request_bytes: usize,
+    pub(super) max_request_bytes: usize,
     /// `/openapi.json`, rendered once at start.
     openapi: Bytes,
+}
+
+impl Api {
+    /// The API of `engine`, refusing bodies over `max_request_bytes`.
+    #[must_use]
+    pub fn new(engine: Engine, max_request_bytes: usize) -> Arc<Api> {
+        Arc::new(Api {
+            engine,
+            max_request_bytes,
+            openapi: Bytes::from(openapi::document().to_string()),
+        })
+    }
 }
 
 /// The routes of the HTTP/JSON API, the OpenAPI document and the
 /// playground. Requests that match no route are left to the caller's
 /// fallback (see [`not_found`]).
-pub fn router(engine: Engine, max_request_bytes: usize) -> Router {
-    let api = Arc::new(JsonApi {
-        engine,
-        max_request_bytes,
-        openapi: Bytes::from(openapi::document().to_string()),
-    });
+pub fn router(api: Arc<Api>) -> Router {
     Router::new()
         .route("/v1/{rpc}", post(call_rpc))
         .route("/openapi.json", get(serve_openapi))
@@ -97,7 +114,7 @@ async fn serve_favicon() -> Response {
 }
 
 /// `POST /v1/<RpcName>`.
-async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response {
+async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
     let rpc = request
         .uri()
         .path()
@@ -105,13 +122,8 @@ async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response
         .unwrap_or_default()
         .to_owned();
     let result = match read_body(request.into_body(), api.max_request_bytes).await {
-        // A search is CPU work of up to the server's cap: off the async
-        // workers.
-        Ok(body) if rpc == "SuggestMove" => {
-            let api = Arc::clone(&api);
-            super::engine::off_the_workers(move || api.dispatch(&rpc, &body)).await
-        }
-        result => result.and_then(|body| api.dispatch(&rpc, &body)),
+        Ok(body) => api.run(rpc, Encoding::Json, body, None).await,
+        Err(error) => Err(error),
     };
     match result {
         Ok(json) => json_response(StatusCode::OK, json),
@@ -122,39 +134,89 @@ async fn call_rpc(State(api): State<Arc<JsonApi>>, request: Request) -> Response
     }
 }
 
-impl JsonApi {
-    /// Runs the RPC named `rpc` on the JSON `body`; the answer's JSON.
-    fn dispatch(&self, rpc: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+impl Api {
+    /// Runs the RPC named `rpc` on `body` written in `encoding`, with the
+    /// caller's `deadline` if it set one; the answer in the same encoding.
+    /// A search (`SuggestMove`) is CPU work of up to the server's cap, so
+    /// it runs off the async workers.
+    ///
+    /// # Errors
+    /// A malformed body, an unknown RPC, or the RPC's own refusal.
+    pub async fn run(
+        self: &Arc<Self>,
+        rpc: String,
+        encoding: Encoding,
+        body: Bytes,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Vec<u8>, ApiError> {
+        if rpc == "SuggestMove" {
+            let api = Arc::clone(self);
+            super::engine::off_the_workers(move || api.dispatch(&rpc, encoding, &body, deadline))
+                .await
+        } else {
+            self.dispatch(&rpc, encoding, &body, deadline)
+        }
+    }
+
+    /// Runs the RPC named `rpc` on `body`; the answer's bytes.
+    fn dispatch(
+        &self,
+        rpc: &str,
+        encoding: Encoding,
+        body: &[u8],
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Vec<u8>, ApiError> {
         let engine = &self.engine;
+        let on = encoding;
         match rpc {
-            "ListVariants" => answer(body, |_: proto::ListVariantsRequest| Ok(list_variants())),
-            "NewGame" => answer(body, |request| engine.new_game(&request)),
-            "Play" => answer(body, |request| engine.play(&request)),
-            "Replay" => answer(body, |request| engine.replay(&request)),
-            "LegalMoves" => answer(body, |request| engine.legal_moves(&request)),
-            "View" => answer(body, |request| engine.view(&request)),
-            "SuggestMove" => answer(body, |request| engine.suggest_move(&request, None)),
+            "ListVariants" => answer(
+                on,
+                body,
+                |_: proto::ListVariantsRequest| Ok(list_variants()),
+            ),
+            "NewGame" => answer(on, body, |request| engine.new_game(&request)),
+            "Play" => answer(on, body, |request| engine.play(&request)),
+            "Replay" => answer(on, body, |request| engine.replay(&request)),
+            "LegalMoves" => answer(on, body, |request| engine.legal_moves(&request)),
+            "View" => answer(on, body, |request| engine.view(&request)),
+            "SuggestMove" => answer(on, body, |request| engine.suggest_move(&request, deadline)),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
         }
     }
 }
 
-/// Parses the request, runs `handler` and renders its answer.
+/// Parses the request in `encoding`, runs `handler` and renders its answer
+/// in the same encoding.
 fn answer<Req, Resp>(
+    encoding: Encoding,
     body: &[u8],
     handler: impl FnOnce(Req) -> Result<Resp, ApiError>,
 ) -> Result<Vec<u8>, ApiError>
 where
-    Req: DeserializeOwned,
-    Resp: Serialize,
+    Req: DeserializeOwned + prost::Message + Default,
+    Resp: Serialize + prost::Message,
 {
-    let answer = handler(parse_json(body)?)?;
-    serde_json::to_vec(&answer).map_err(|e| ApiError {
-        code: Code::Internal,
-        reason: ErrorReason::Unspecified,
-        field: String::new(),
-        message: format!("cannot render the answer: {e}"),
-    })
+    match encoding {
+        Encoding::Json => {
+            let answer = handler(parse_json(body)?)?;
+            serde_json::to_vec(&answer).map_err(|e| ApiError {
+                code: Code::Internal,
+                reason: ErrorReason::Unspecified,
+                field: String::new(),
+                message: format!("cannot render the answer: {e}"),
+            })
+        }
+        Encoding::Proto => {
+            let request = Req::decode(body).map_err(|e| {
+                ApiError::invalid(
+                    ErrorReason::MalformedRequest,
+                    "",
+                    format!("the message is not valid protobuf: {e}"),
+                )
+            })?;
+            Ok(handler(request)?.encode_to_vec())
+        }
+    }
 }
 
 /// Parses a request message from proto3 JSON; an empty body is `{}`.
@@ -192,7 +254,7 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 }
 
 /// Reads a body of at most `limit` bytes.
-async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+pub(super) async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
@@ -207,7 +269,7 @@ async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
 }
 
 /// `GET /openapi.json`.
-async fn serve_openapi(State(api): State<Arc<JsonApi>>) -> Response {
+async fn serve_openapi(State(api): State<Arc<Api>>) -> Response {
     json_response(StatusCode::OK, api.openapi.clone())
 }
 
@@ -239,10 +301,10 @@ async fn method_not_allowed(request: Request) -> Response {
 /// The answer to a request that matches no route, in the caller's
 /// protocol: gRPC UNIMPLEMENTED (as tonic answers, with the reason) for a
 /// gRPC or gRPC-Web call, a JSON 404 for anything else.
-pub async fn not_found(headers: HeaderMap, uri: http::Uri) -> Response {
+pub async fn not_found(method: http::Method, headers: HeaderMap, uri: http::Uri) -> Response {
     let error = unknown_route(uri.path());
     error.log();
-    refusal(&Protocol::of(&headers), &error)
+    refusal(&Protocol::of(&method, uri.path(), &headers), &error)
 }
 
 /// How a caller speaks, from its request's content type.
@@ -252,14 +314,19 @@ pub enum Protocol {
     Grpc,
     /// gRPC-Web, with the content type it sent (binary or text).
     GrpcWeb(HeaderValue),
+    /// Connect, at the engine's gRPC paths ([`super::connect`]).
+    Connect,
     /// Anything else: the JSON API, a browser, curl.
     Http,
 }
 
 impl Protocol {
-    /// The protocol of a request with these headers.
+    /// The protocol of a request with this method, path and headers.
     #[must_use]
-    pub fn of(headers: &HeaderMap) -> Protocol {
+    pub fn of(method: &http::Method, path: &str, headers: &HeaderMap) -> Protocol {
+        if super::connect::is_connect(method, path, headers) {
+            return Protocol::Connect;
+        }
         let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
             return Protocol::Http;
         };
@@ -290,6 +357,7 @@ pub fn refusal(protocol: &Protocol, error: &ApiError) -> Response {
                 .insert(header::CONTENT_TYPE, content_type.clone());
             response.into_response()
         }
+        Protocol::Connect => super::connect::error_response(error),
         Protocol::Http => error_response(error),
     }
 }

@@ -17,6 +17,7 @@
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
 pub mod codec;
+pub mod connect;
 pub mod custody;
 pub mod engine;
 pub mod error;
