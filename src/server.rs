@@ -218,7 +218,7 @@ pub async fn run(
     Ok(())
 }
 
-/// Cross-origin access for browsers (the JSON API and gRPC-Web): none
+/// Cross-origin access for browsers (the JSON API, Connect and gRPC-Web): none
 /// unless origins are configured (then no CORS layer runs at all); with
 /// origins, those may call with the headers gRPC-Web and JSON clients send
 /// and read the gRPC status headers.
@@ -239,6 +239,8 @@ fn cors_layer(origins: &[HeaderValue]) -> Option<CorsLayer> {
             HeaderName::from_static("x-grpc-web"),
             HeaderName::from_static("x-user-agent"),
             HeaderName::from_static("grpc-timeout"),
+            HeaderName::from_static("connect-protocol-version"),
+            HeaderName::from_static("connect-timeout-ms"),
         ])
         .expose_headers([
             HeaderName::from_static("grpc-status"),
