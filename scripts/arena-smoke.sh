@@ -8,20 +8,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${1:-$root/target/release/pips}
 bot_dir="$root/examples/bots/python"
-venv="$root/target/ci-tools/botvenv"
 work=$(mktemp -d)
 trap 'kill "$bot" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet -r "$bot_dir/requirements.txt"
-mkdir -p "$bot_dir/gen"
-"$venv/bin/python" -m grpc_tools.protoc -I "$root/proto" --python_out="$bot_dir/gen" \
-    --grpc_python_out="$bot_dir/gen" "$root"/proto/pips/v1/*.proto
+python=$("$root/scripts/python-example.sh" "$bot_dir")
 
 port=50061
-"$venv/bin/python" "$bot_dir/bot.py" --port "$port" > "$work/bot.log" 2>&1 &
+"$python" "$bot_dir/bot.py" --port "$port" > "$work/bot.log" 2>&1 &
 bot=$!
 for _ in $(seq 100); do
     grep -q serving "$work/bot.log" 2>/dev/null && break

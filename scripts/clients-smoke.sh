@@ -8,7 +8,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${1:-$root/target/release/pips}
-venv="$root/target/ci-tools/botvenv"
 work=$(mktemp -d)
 port=50071
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -22,15 +21,9 @@ done
 
 echo "-- Python (grpcio)"
 py="$root/examples/clients/python"
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet -r "$py/requirements.txt"
-mkdir -p "$py/gen"
-"$venv/bin/python" -m grpc_tools.protoc -I "$root/proto" --python_out="$py/gen" \
-    --grpc_python_out="$py/gen" "$root"/proto/pips/v1/*.proto
-"$venv/bin/python" "$py/play.py" --target "127.0.0.1:$port" | tee "$work/python.txt"
-"$venv/bin/python" "$py/play.py" --target "127.0.0.1:$port" --variant block --players 4 | tee -a "$work/python.txt"
+python=$("$root/scripts/python-example.sh" "$py")
+"$python" "$py/play.py" --target "127.0.0.1:$port" | tee "$work/python.txt"
+"$python" "$py/play.py" --target "127.0.0.1:$port" --variant block --players 4 | tee -a "$work/python.txt"
 grep -q "refused: FAILED_PRECONDITION ERROR_REASON_NOT_YOUR_TURN at move.seat" "$work/python.txt"
 [ "$(grep -c "^grpc: .* over in" "$work/python.txt")" -eq 2 ]
 
