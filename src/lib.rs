@@ -11,12 +11,15 @@
 //! - [`service`]: proto ⇄ rules codecs, state custody, the gRPC service,
 //!   the HTTP/JSON routes and the OpenAPI document; rules errors become
 //!   field paths, reasons, gRPC statuses and HTTP answers only there.
-//! - [`server`]: builds and runs the server (gRPC, gRPC-Web and HTTP/JSON
-//!   on one port, health, reflection, limits, tracing, graceful shutdown) on
-//!   a listener it is given.
+//! - [`server`]: builds and runs the server (gRPC, gRPC-Web, Connect and
+//!   HTTP/JSON on one port, health, reflection, limits, tracing, graceful
+//!   shutdown) on a listener it is given.
+//! - [`metrics`]: what the process counts (calls, latency, refusals,
+//!   connections, the process), served for Prometheus on `--metrics-addr`.
 
 pub mod arena;
 pub mod bots;
+pub mod metrics;
 pub mod rules;
 pub mod server;
 pub mod service;

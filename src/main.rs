@@ -29,6 +29,10 @@ struct Cli {
         global = true
     )]
     addr: SocketAddr,
+    /// Address to serve Prometheus metrics on (`GET /metrics`, OpenMetrics
+    /// text), apart from the API's port; none: no metrics listener.
+    #[arg(long, env = "PIPS_METRICS_ADDR")]
+    metrics_addr: Option<SocketAddr>,
     /// File holding the state key: 64 hex digits, and optionally a second
     /// line with the previous key (accepted on input, for rotation). With a
     /// key, states are tagged and their seed sealed, and sealed tokens are
@@ -381,6 +385,18 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    if let Some(addr) = cli.metrics_addr {
+        match TcpListener::bind(addr).await {
+            Ok(metrics) => {
+                tracing::info!(%addr, "metrics at /metrics");
+                tokio::spawn(pips::metrics::serve(metrics, std::future::pending()));
+            }
+            Err(error) => {
+                tracing::error!(%addr, %error, "cannot listen for metrics");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
     match pips::server::run(listener, config, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

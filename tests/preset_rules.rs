@@ -1,5 +1,5 @@
-//! Hand-made positions that pin each preset's special rules (RULES.md §1,
-//! §3 and §4), played through the engine. `muggins` and `draw` have theirs in
+//! Hand-made positions that pin each preset's special rules (docs/rules.md:
+//! its sections and worked numbers), played through the engine. `muggins` and `draw` have theirs in
 //! `rules_examples.rs`.
 
 mod common;

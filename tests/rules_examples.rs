@@ -1,4 +1,4 @@
-//! The worked numbers of RULES.md §3 and the fine points of §1/§4 for
+//! The worked numbers and the shared rules of docs/rules.md for
 //! `muggins` and `draw`, played through the engine on hand-made positions.
 
 mod common;

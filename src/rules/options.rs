@@ -1,4 +1,4 @@
-//! The option space a variant is made of (RULES.md §2). A preset is one
+//! The option space a variant is made of (docs/rules.md). A preset is one
 //! value of [`Rules`]; house rules are another. The engine reads only these
 //! options, never a variant's name.
 
@@ -254,7 +254,7 @@ impl Rules {
     }
 
     /// Whether doubles lie crosswise and count both halves at an end: only in
-    /// games with in-play scoring (RULES.md §4).
+    /// games with in-play scoring (docs/rules.md, "What every game shares").
     #[must_use]
     pub const fn doubles_crosswise(&self) -> bool {
         !matches!(self.in_play_scoring, InPlayScoring::None)

@@ -1,4 +1,4 @@
-//! The presets of RULES.md §1, each a value of the option space.
+//! The presets of docs/rules.md, each a value of the option space.
 //!
 //! A preset is data: its base [`Rules`] and how the few options that depend
 //! on the table (hand size, target, partnerships) vary with the seats.
@@ -98,7 +98,7 @@ const PLAIN: Rules = Rules {
     target: 0,
 };
 
-/// Muggins, the seed site's headline game.
+/// Muggins ("Viitoset"), the headline game.
 const MUGGINS: Rules = Rules {
     in_play_scoring: InPlayScoring::FivesFace,
     hand_rounding: HandRounding::PerOpponent,
@@ -132,11 +132,6 @@ const POLISH_ORDINARY: Rules = Rules {
     ..POLISH
 };
 
-/// The source of the Polish presets.
-const POLISH_SOURCE: &str = "RULES.md §1, seed 002: a Polish rules document";
-/// The source of the presets beyond the seeds.
-const BEYOND_SOURCE: &str = "RULES.md §1, beyond the seeds: common published rules";
-
 /// Every preset, in the order `ListVariants` shows them.
 pub static PRESETS: &[Preset] = &[
     Preset {
@@ -144,7 +139,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Muggins (Viitoset)",
         description: "All Fives without a spinner: score every multiple of 5 on the ends, \
                       r5 of each opponent's pips for going out; first to 250 (200 with 3-4 individuals).",
-        source: "RULES.md §1 `muggins`: the seed site's \"Viitoset\" rules",
+        source: "docs/rules.md#muggins; published as Muggins or All Fives: R. F. Foster, Foster's Complete Hoyle (1897); Wikipedia, \"Muggins\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -158,7 +153,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Draw dominoes (Tavallinen Dominot)",
         description: "Standard draw game: one hand, no points for play; going out (or the fewest \
                       pips when blocked) wins and is credited with the opponents' pips.",
-        source: "RULES.md §1 `draw`: the seed site's standard game",
+        source: "docs/rules.md#draw; published: Wikipedia, \"Dominoes\" (the draw game); pagat.com, \"Draw Game\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -172,7 +167,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Jarac (Goat)",
         description: "Lowest score wins: going out or making the fish scores 0, everyone else \
                       adds their own pips; the match ends when someone reaches 101.",
-        source: "RULES.md §1 `jarac`: Jarac (Goat) as played on GAMEZZ, seed 001",
+        source: "docs/rules.md#jarac; published as Kozel (\"goat\"): Wikipedia (ru), \"Козёл (домино)\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -193,7 +188,7 @@ pub static PRESETS: &[Preset] = &[
         title: "All Fives",
         description: "The first double is a spinner; every multiple of 5 on the ends scores; \
                       going out scores r5 of the opponents' total pips; first to 250.",
-        source: POLISH_SOURCE,
+        source: "docs/rules.md#all_fives; published: Wikipedia, \"Muggins\" (All Fives, one spinner); pagat.com, \"All Fives\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -212,7 +207,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Muggins (Polish)",
         description: "A double lead opens four ways; ends divisible by 5 score a fifth of the \
                       total; going out scores r5 of the opponents' pips ÷ 5; first to 61.",
-        source: POLISH_SOURCE,
+        source: "docs/rules.md#polish_muggins; published: the Polish rules of \"Domino\" (muggins in fifths)",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -226,7 +221,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Threes",
         description: "Two ends; ends divisible by 3 score a third of the total; going out scores \
                       the opponents' pips ÷ 3, rounded; first to 61.",
-        source: POLISH_SOURCE,
+        source: "docs/rules.md#threes; published: the Polish rules of \"Domino\" (the threes game)",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -245,7 +240,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Ordinary dominoes (Domino zwykłe)",
         description: "Match the ends; a round is won by going out or by closing both ends with \
                       one tile, and credited with the opponents' pips; first to 100.",
-        source: POLISH_SOURCE,
+        source: "docs/rules.md#polish_ordinary; published: the Polish rules of \"Domino\" (\"domino zwykłe\")",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -259,7 +254,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Matador",
         description: "Touching halves add up to 7; a blank end takes only a matador (0-0, 1-6, \
                       2-5, 3-4), which may go on any end; first to 100.",
-        source: POLISH_SOURCE,
+        source: "docs/rules.md#matador; published: Wikipedia, \"Matador (domino game)\"; pagat.com, \"Matador\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
         hand_size_two: 7,
@@ -277,7 +272,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Fives and Threes",
         description: "No drawing; ends score total÷5 plus total÷3 when divisible; going out \
                       scores 1; first to exactly 61.",
-        source: BEYOND_SOURCE,
+        source: "docs/rules.md#fives_and_threes; published: Wikipedia, \"Fives and threes\"; pagat.com, \"Fives and Threes\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -300,7 +295,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Block dominoes",
         description: "As the draw game but with no drawing, played over hands to 100 \
                       (61 with 3-4 individuals); the lead rotates after the first hand.",
-        source: BEYOND_SOURCE,
+        source: "docs/rules.md#block; published: Wikipedia, \"Dominoes\" (the block game); pagat.com, \"Block Game\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -319,7 +314,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Sniff",
         description: "Muggins with a spinner (the first double) whose short ends count its \
                       number until an arm grows from them.",
-        source: BEYOND_SOURCE,
+        source: "docs/rules.md#sniff; published: pagat.com, \"Sniff\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -336,7 +331,7 @@ pub static PRESETS: &[Preset] = &[
         title: "Seven Rocks",
         description: "Two partnerships, all 28 tiles dealt, all fives with a spinner; after \
                       every hand each player's r5 pips come off their side; first to 250.",
-        source: BEYOND_SOURCE,
+        source: "docs/rules.md#seven_rocks; published: the partnership game of that name in domino collections, with the All Fives spinner",
         players: 4..=4,
         partnerships: PartnershipDefault::WithFourSeats,
         hand_size_two: 7,
@@ -386,6 +381,32 @@ mod tests {
                 let rules = preset.rules(players, None);
                 assert_eq!(rules.validate(players), Ok(()), "{} {players}p", preset.id);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod rule_book_tests {
+    use super::PRESETS;
+
+    /// The rule book the sources point to.
+    const RULE_BOOK: &str = include_str!("../../docs/rules.md");
+
+    #[test]
+    fn every_source_points_to_its_section_of_the_rule_book() {
+        for preset in PRESETS {
+            let section = format!("docs/rules.md#{}; published", preset.id);
+            assert!(
+                preset.source.starts_with(&section),
+                "{}: {}",
+                preset.id,
+                preset.source
+            );
+            assert!(
+                RULE_BOOK.contains(&format!("\n## {}\n", preset.id)),
+                "docs/rules.md has no section {}",
+                preset.id
+            );
         }
     }
 }

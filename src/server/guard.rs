@@ -6,7 +6,7 @@
 //! protocol with the same reasons as every other refusal.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -17,11 +17,13 @@ use tokio::sync::Semaphore;
 use tonic::Code;
 use tracing::Instrument;
 
+use crate::metrics::{CallLabels, METRICS, ReasonLabels};
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
 use crate::service::connect::connect_timeout;
+use crate::service::error::{RefusedWith, grpc_code_name};
 use crate::service::grpc_codec::grpc_timeout;
-use crate::service::http_api::{Protocol, refusal};
+use crate::service::http_api::{Protocol, RPC_NAMES, refusal};
 
 /// The limits, shared by every connection.
 #[derive(Debug)]
@@ -46,37 +48,139 @@ fn streams_its_request(path: &str) -> bool {
     path.starts_with("/grpc.reflection.")
 }
 
-/// Runs `request` under the limits.
+/// Runs `request` under the limits, and counts it (`pips_calls`, its
+/// latency, calls in flight).
 pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Next) -> Response {
     let span = tracing::info_span!("rpc", path = %request.uri().path());
-    async move {
-        let protocol = Protocol::of(request.method(), request.uri().path(), request.headers());
-        let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
-        let timeout = client.map_or(limits.request_timeout, |client| {
-            client.min(limits.request_timeout)
-        });
-        let request = if streams_its_request(request.uri().path()) {
-            request
-        } else {
-            match buffered(request, &limits).await {
-                Ok(request) => request,
-                Err(error) => return refused(&protocol, &error),
-            }
-        };
-        let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
-            return refused(&protocol, &overloaded());
-        };
-        let answer = tokio::time::timeout(timeout, next.run(request)).await;
-        drop(slot);
-        answer.unwrap_or_else(|_| refused(&protocol, &timed_out()))
-    }
-    .instrument(span)
-    .await
+    let started = Instant::now();
+    let rpc = rpc_label(request.uri().path());
+    let protocol = Protocol::of(request.method(), request.uri().path(), request.headers());
+    let in_flight = InFlight::new();
+    let response = limited(&limits, &protocol, request, next)
+        .instrument(span)
+        .await;
+    drop(in_flight);
+    METRICS.record_call(
+        CallLabels {
+            rpc,
+            protocol: protocol_label(&protocol),
+            code: grpc_code_name(answer_code(&response)),
+        },
+        started.elapsed(),
+    );
+    response
 }
 
-/// A refusal, logged.
+/// Runs `request` under the limits.
+async fn limited(limits: &Limits, protocol: &Protocol, request: Request, next: Next) -> Response {
+    let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
+    let timeout = client.map_or(limits.request_timeout, |client| {
+        client.min(limits.request_timeout)
+    });
+    let request = if streams_its_request(request.uri().path()) {
+        request
+    } else {
+        match buffered(request, limits).await {
+            Ok(request) => request,
+            Err(error) => return refused(protocol, &error),
+        }
+    };
+    let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
+        return refused(protocol, &overloaded());
+    };
+    let answer = tokio::time::timeout(timeout, next.run(request)).await;
+    drop(slot);
+    answer.unwrap_or_else(|_| refused(protocol, &timed_out()))
+}
+
+/// Counts a call as in flight (`pips_calls_in_flight`) until dropped.
+struct InFlight;
+
+impl InFlight {
+    fn new() -> InFlight {
+        METRICS.in_flight.inc();
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        METRICS.in_flight.dec();
+    }
+}
+
+/// The `rpc` label of a path: an engine RPC by name (at `/v1/` or at its
+/// gRPC path), a health or reflection method, the playground, the OpenAPI
+/// document, or `other`: a fixed set, whatever paths clients make up.
+fn rpc_label(path: &str) -> &'static str {
+    let engine = path
+        .strip_prefix("/v1/")
+        .or_else(|| path.strip_prefix(crate::service::connect::SERVICE_PATH));
+    if let Some(name) = engine {
+        return RPC_NAMES
+            .iter()
+            .find(|known| **known == name)
+            .copied()
+            .unwrap_or("other");
+    }
+    match path {
+        "/grpc.health.v1.Health/Check" => "grpc.health.v1.Health/Check",
+        "/grpc.health.v1.Health/Watch" => "grpc.health.v1.Health/Watch",
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo" => {
+            "grpc.reflection.v1.ServerReflection"
+        }
+        "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo" => {
+            "grpc.reflection.v1alpha.ServerReflection"
+        }
+        "/" | "/favicon.svg" | "/favicon.ico" => "playground",
+        "/openapi.json" => "openapi",
+        _ => "other",
+    }
+}
+
+/// The `protocol` label.
+fn protocol_label(protocol: &Protocol) -> &'static str {
+    match protocol {
+        Protocol::Grpc => "grpc",
+        Protocol::GrpcWeb(_) => "grpc_web",
+        Protocol::Connect => "connect",
+        Protocol::Http => "http",
+    }
+}
+
+/// The gRPC code an answer carries: a refusal's own, a gRPC status header
+/// (gRPC errors are trailers-only answers), else OK for a success (a gRPC
+/// success's status comes in its trailers, after this point) and UNKNOWN
+/// for any other HTTP error.
+fn answer_code(response: &Response) -> Code {
+    if let Some(RefusedWith(code)) = response.extensions().get::<RefusedWith>() {
+        return *code;
+    }
+    if let Some(status) = response.headers().get("grpc-status") {
+        return status
+            .to_str()
+            .ok()
+            .and_then(|s| s.parse::<i32>().ok())
+            .map_or(Code::Unknown, Code::from_i32);
+    }
+    if response.status().is_success() {
+        Code::Ok
+    } else {
+        Code::Unknown
+    }
+}
+
+/// A refusal, logged (and counted as shed when the server was at a limit).
 fn refused(protocol: &Protocol, error: &ApiError) -> Response {
     error.log();
+    if error.reason == ErrorReason::Overloaded {
+        METRICS
+            .shed
+            .get_or_create(&ReasonLabels {
+                reason: error.reason.as_str_name(),
+            })
+            .inc();
+    }
     refusal(protocol, error)
 }
 

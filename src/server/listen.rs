@@ -80,6 +80,22 @@ impl Backoff {
     }
 }
 
+/// Counts a connection as open (`pips_connections_open`) until dropped.
+struct OpenConnection;
+
+impl OpenConnection {
+    fn new() -> OpenConnection {
+        crate::metrics::METRICS.connections.inc();
+        OpenConnection
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        crate::metrics::METRICS.connections.dec();
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then stops
 /// accepting and waits for the connections to close (each within its
 /// drain time).
@@ -135,12 +151,13 @@ pub async fn serve(
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
         let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
+        let open = OpenConnection::new();
         let stream = CoalescingStream(stream);
         match tls.clone() {
             None => {
                 connections.spawn(async move {
                     connection::serve(stream, app, builder, limits, stopping).await;
-                    drop(slot);
+                    drop((slot, open));
                 });
             }
             Some(acceptor) => {
@@ -155,7 +172,7 @@ pub async fn serve(
                         Ok(Err(error)) => tracing::debug!(%error, "TLS handshake failed"),
                         Err(_) => tracing::debug!("TLS handshake timed out"),
                     }
-                    drop(slot);
+                    drop((slot, open));
                 });
             }
         }

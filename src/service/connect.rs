@@ -288,6 +288,9 @@ pub fn error_response(error: &ApiError) -> Response {
     };
     let mut response = Response::new(Body::from(serde_json::to_vec(&body).unwrap_or_default()));
     *response.status_mut() = http_status(error);
+    response
+        .extensions_mut()
+        .insert(super::error::RefusedWith(error.code));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

@@ -15,6 +15,11 @@ use crate::rules::{
     LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TilePlace,
 };
 
+/// Marks an HTTP answer that is a refusal with its gRPC code, for the
+/// call metrics (gRPC answers carry theirs in `grpc-status`).
+#[derive(Clone, Copy, Debug)]
+pub struct RefusedWith(pub Code);
+
 /// The error domain in every `ErrorInfo`.
 pub const ERROR_DOMAIN: &str = "pips.v1";
 
@@ -341,8 +346,14 @@ impl ApiError {
     }
 
     /// Writes a refusal to the log (at `info`: refusals are the caller's
-    /// fault, not the server's).
+    /// fault, not the server's) and counts it by reason.
     pub fn log(&self) {
+        crate::metrics::METRICS
+            .refusals
+            .get_or_create(&crate::metrics::ReasonLabels {
+                reason: self.reason.as_str_name(),
+            })
+            .inc();
         tracing::info!(
             code = ?self.code,
             reason = self.reason.as_str_name(),

@@ -381,7 +381,11 @@ fn unknown_route(path: &str) -> ApiError {
 #[must_use]
 pub fn error_response(error: &ApiError) -> Response {
     let body = serde_json::to_vec(&error.http_body()).unwrap_or_default();
-    json_response(error.http_status(), body)
+    let mut response = json_response(error.http_status(), body);
+    response
+        .extensions_mut()
+        .insert(super::error::RefusedWith(error.code));
+    response
 }
 
 /// A JSON answer.
