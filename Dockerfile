@@ -1,13 +1,17 @@
 # Build stage: compile the release binary (protox compiles the protos, so no
-# protoc is needed).
+# protoc is needed). With vendored crates in vendor/ (`cargo vendor`), the
+# build is offline: it needs no registry.
 FROM rust:1-slim-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock build.rs ./
-COPY proto ./proto
-COPY src ./src
-COPY web ./web
-COPY benches ./benches
-RUN cargo build --release --locked --bin pips
+COPY . .
+RUN if [ -d vendor ]; then \
+        mkdir -p .cargo && \
+        printf '[source.crates-io]\nreplace-with = "vendored"\n\n[source.vendored]\ndirectory = "vendor"\n' \
+            > .cargo/config.toml && \
+        cargo build --release --locked --offline --bin pips; \
+    else \
+        cargo build --release --locked --bin pips; \
+    fi
 
 # Runtime stage: just the binary, run as an unprivileged user.
 FROM debian:bookworm-slim
@@ -17,7 +21,8 @@ USER pips
 ENV PIPS_ADDR=0.0.0.0:50051 \
     PIPS_LOG_FORMAT=json \
     RUST_LOG=info
-EXPOSE 50051
+EXPOSE 50051 9464
+# `pips healthcheck` probes PIPS_ADDR (0.0.0.0 reaches the local listener).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["pips", "healthcheck", "--addr", "127.0.0.1:50051"]
+    CMD ["pips", "healthcheck"]
 ENTRYPOINT ["pips"]
