@@ -20,7 +20,7 @@
 //! `application/grpc…`) pass through to tonic. The handlers are the JSON
 //! API's ([`super::http_api::Api`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -39,6 +39,28 @@ use crate::proto::ErrorReason;
 
 /// The path prefix of the engine's RPCs.
 pub const SERVICE_PATH: &str = "/pips.v1.DominoEngineService/";
+
+/// The engine's RPCs that Connect GET may call: those marked
+/// `idempotency_level = NO_SIDE_EFFECTS` in the proto, read from the
+/// descriptors in the binary.
+static GET_ALLOWED: LazyLock<Vec<String>> = LazyLock::new(|| {
+    use prost_types::method_options::IdempotencyLevel;
+    prost_types::FileDescriptorSet::decode(crate::proto::FILE_DESCRIPTOR_SET)
+        .map(|set| set.file)
+        .unwrap_or_default()
+        .iter()
+        .filter(|file| file.package() == "pips.v1")
+        .flat_map(|file| &file.service)
+        .filter(|service| service.name() == "DominoEngineService")
+        .flat_map(|service| &service.method)
+        .filter(|method| {
+            method.options.as_ref().is_some_and(|options| {
+                options.idempotency_level() == IdempotencyLevel::NoSideEffects
+            })
+        })
+        .map(|method| method.name().to_owned())
+        .collect()
+});
 
 /// Whether a request is a Connect call: at the engine's paths, a GET, or a
 /// POST whose content type is not gRPC's or gRPC-Web's.
@@ -84,7 +106,7 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) ->
         .unwrap_or_default()
         .to_owned();
     let deadline = connect_timeout(request.headers()).map(|timeout| Instant::now() + timeout);
-    let result = match read_request(request, api.max_request_bytes).await {
+    let result = match read_request(&rpc, request, api.max_request_bytes).await {
         Ok((encoding, body)) => api
             .run(rpc, encoding, body, deadline)
             .await
@@ -116,7 +138,11 @@ fn media_type(encoding: Encoding) -> HeaderValue {
 
 /// The encoding and the message bytes of a Connect request: the body of a
 /// POST, the `message` parameter of a GET.
-async fn read_request(request: Request, limit: usize) -> Result<(Encoding, Bytes), ApiError> {
+async fn read_request(
+    rpc: &str,
+    request: Request,
+    limit: usize,
+) -> Result<(Encoding, Bytes), ApiError> {
     check_protocol_version(request.headers())?;
     match *request.method() {
         Method::POST => {
@@ -137,7 +163,22 @@ async fn read_request(request: Request, limit: usize) -> Result<(Encoding, Bytes
             )?;
             Ok((encoding, read_body(request.into_body(), limit).await?))
         }
-        Method::GET => read_query(request.uri().query().unwrap_or_default(), limit),
+        // (An unknown RPC is refused as such by the dispatch.)
+        Method::GET
+            if GET_ALLOWED.iter().any(|allowed| allowed == rpc)
+                || !super::http_api::RPC_NAMES.contains(&rpc) =>
+        {
+            read_query(request.uri().query().unwrap_or_default(), limit)
+        }
+        Method::GET => Err(ApiError {
+            code: Code::Unimplemented,
+            reason: ErrorReason::MethodNotAllowed,
+            field: String::new(),
+            message: format!(
+                "{} is not marked free of side effects, so it takes POST, not GET",
+                clip(rpc, QUOTE_CHARS)
+            ),
+        }),
         _ => Err(ApiError {
             code: Code::Unimplemented,
             reason: ErrorReason::MethodNotAllowed,
@@ -365,6 +406,18 @@ mod tests {
         );
         assert!(!is_connect(&Method::POST, play, &headers));
         assert!(is_connect(&Method::GET, play, &HeaderMap::new()));
+    }
+
+    #[test]
+    fn every_engine_rpc_is_marked_free_of_side_effects_and_may_be_got() {
+        let mut allowed = GET_ALLOWED.clone();
+        allowed.sort();
+        let mut expected: Vec<String> = super::super::http_api::RPC_NAMES
+            .iter()
+            .map(|name| (*name).to_owned())
+            .collect();
+        expected.sort();
+        assert_eq!(allowed, expected);
     }
 
     #[test]
