@@ -296,10 +296,7 @@ impl Game {
                 None => hand,
             };
         }
-        let fitting = self.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
-            set.or(self.rules.connect.fitting(pips))
-        });
-        hand.and(fitting)
+        hand.and(self.layout.fitting())
     }
 
     /// Whether the rules and the boneyard let some seat draw.

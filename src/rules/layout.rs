@@ -5,7 +5,7 @@ use super::connect::Connect;
 use super::end::{ByEnd, End};
 use super::errors::LayoutError;
 use super::options::LayoutRule;
-use super::tile::Tile;
+use super::tile::{Tile, TileSet};
 
 /// A tile on an arm, read outward from the lead.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -69,6 +69,13 @@ pub struct Layout {
     ends: ByEnd<u8>,
     /// The spinner, once there is one.
     spinner: Option<SpinnerAt>,
+    /// Which ends a tile may be placed on now, one bit per [`End::index`]:
+    /// worked out after every change (by [`Layout::refresh`]) so that
+    /// legal-move generation reads a mask instead of the arms.
+    open: u8,
+    /// Every tile that fits some open end under the layout's connection
+    /// rule (empty while the layout is empty), kept with `open`.
+    fitting: TileSet,
 }
 
 impl Layout {
@@ -94,6 +101,21 @@ impl Layout {
         self.arms.values_mut().for_each(Vec::clear);
         self.ends = ByEnd::default();
         self.spinner = None;
+        self.open = 0;
+        self.fitting = TileSet::EMPTY;
+    }
+
+    /// Works out `open` and `fitting` again after a change.
+    fn refresh(&mut self, connect: Connect) {
+        let (mut open, mut fitting) = (0, TileSet::EMPTY);
+        for end in End::ALL {
+            if let Some(pips) = self.find_open_end(end) {
+                open |= 1 << end.index();
+                fitting = fitting.or(connect.fitting(pips));
+            }
+        }
+        self.open = open;
+        self.fitting = fitting;
     }
 
     /// Shows `lead`'s halves on the long ends and, once there is a spinner,
@@ -147,6 +169,7 @@ impl Layout {
             }
         }
         layout.arms = arms;
+        layout.refresh(geometry.connect);
         for end in [End::Up, End::Down] {
             if !layout.arms[end].is_empty() {
                 let opened = layout.spinner.is_some() && layout.long_sides_covered();
@@ -195,6 +218,18 @@ impl Layout {
     /// The number showing at `end`, if a tile may be placed there now.
     #[must_use]
     pub fn open_end(&self, end: End) -> Option<u8> {
+        (self.open & (1 << end.index()) != 0).then_some(self.ends[end])
+    }
+
+    /// Every tile that fits some open end now (none while the layout is
+    /// empty: any tile may lead, unless the rules force one).
+    #[must_use]
+    pub fn fitting(&self) -> TileSet {
+        self.fitting
+    }
+
+    /// [`Layout::open_end`] worked out from the arms and the spinner.
+    fn find_open_end(&self, end: End) -> Option<u8> {
         self.lead?;
         let up_grown = !self.arms[End::Up].is_empty();
         let open = match end {
@@ -317,6 +352,7 @@ impl Layout {
                 self.ends[end] = geometry.connect.exposes(placed, pips);
             }
         }
+        self.refresh(geometry.connect);
     }
 }
 

@@ -259,7 +259,8 @@ impl Iterator for TileSetIter {
         }
         let index = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Some(Tile::from_index(index))
+        // A bit position is below 128: a mask, not `from_index`'s division.
+        Some(BY_BIT[(index & 127) as usize])
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -279,6 +280,18 @@ const BY_INDEX: [Tile; TILE_INDICES as usize] = {
     let mut index = 0;
     while index < TILE_INDICES {
         table[index as usize] = Tile::search_index(index);
+        index += 1;
+    }
+    table
+};
+
+/// [`BY_INDEX`] for every bit position of a [`TileSet`], wrapping around
+/// as [`Tile::from_index`] does, so that iteration needs no division.
+const BY_BIT: [Tile; 128] = {
+    let mut table = [Tile { high: 0, low: 0 }; 128];
+    let mut index = 0;
+    while index < 128 {
+        table[index] = BY_INDEX[index % TILE_INDICES as usize];
         index += 1;
     }
     table
