@@ -34,7 +34,7 @@ use serde::Serialize;
 use tonic::Code;
 
 use super::error::{ApiError, QUOTE_CHARS, clip};
-use super::http_api::{Api, Encoding, read_body};
+use super::http_api::{Api, Encoding, read_body, refusal_json};
 use crate::proto::ErrorReason;
 
 /// The path prefix of the engine's RPCs.
@@ -327,16 +327,8 @@ pub fn error_response(error: &ApiError) -> Response {
         message: status.message().to_owned(),
         details,
     };
-    let mut response = Response::new(Body::from(serde_json::to_vec(&body).unwrap_or_default()));
-    *response.status_mut() = http_status(error);
-    response
-        .extensions_mut()
-        .insert(super::error::RefusedWith(error.code));
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    let body = serde_json::to_vec(&body).unwrap_or_default();
+    refusal_json(http_status(error), body, error.code)
 }
 
 /// The HTTP status Connect assigns to an error's code (415 for a media type

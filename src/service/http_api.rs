@@ -381,10 +381,16 @@ fn unknown_route(path: &str) -> ApiError {
 #[must_use]
 pub fn error_response(error: &ApiError) -> Response {
     let body = serde_json::to_vec(&error.http_body()).unwrap_or_default();
-    let mut response = json_response(error.http_status(), body);
+    refusal_json(error.http_status(), body, error.code)
+}
+
+/// A refusal's JSON answer (the JSON API's or Connect's), marked with its
+/// gRPC code for the call metrics.
+pub(super) fn refusal_json(status: StatusCode, body: Vec<u8>, code: Code) -> Response {
+    let mut response = json_response(status, body);
     response
         .extensions_mut()
-        .insert(super::error::RefusedWith(error.code));
+        .insert(super::error::RefusedWith(code));
     response
 }
 
