@@ -21,7 +21,15 @@ cd "$root"
 port=50091
 name=pips-container-check
 work=$(mktemp -d)
-trap 'docker rm -f "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# What the check made goes when it ends: the container, the image, the build
+# cache (the builder stage holds a whole release build) and vendor/.
+cleanup() {
+    docker rm -f "$name" >/dev/null 2>&1 || true
+    docker image rm -f pips:check >/dev/null 2>&1 || true
+    docker builder prune -af >/dev/null 2>&1 || true
+    rm -rf "$work" "$root/vendor"
+}
+trap cleanup EXIT
 
 skip() { echo "container check skipped: $*"; exit 0; }
 need() { command -v "$1" >/dev/null 2>&1; }
