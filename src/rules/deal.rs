@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::moves::Seat;
 use super::options::{LeadRule, Rules};
-use super::tile::{Tile, TileSet};
+use super::tile::{ALL, Tile, TileSet};
 
 /// The most seats any game has.
 pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
@@ -41,21 +41,28 @@ pub fn deal(
     boneyard: &mut Vec<Tile>,
 ) -> Deal {
     let mut rng = hand_rng(seed, hand_number);
-    let mut tiles = [Tile::new(0, 0); 91];
-    let mut count = 0;
-    for (slot, tile) in tiles.iter_mut().zip(rules.tile_set().iter()) {
-        *slot = tile;
-        count += 1;
-    }
-    let tiles = &mut tiles[..count];
+    // A set is the first tiles in index order, so the unshuffled set is a
+    // prefix of the table of every tile.
+    let mut all = ALL;
+    let count = (rules.tile_set().len() as usize).min(all.len());
+    let (tiles, _) = all.split_at_mut(count);
     tiles.shuffle(&mut rng);
+    let (dealt, undealt) = tiles.split_at(
+        (usize::from(rules.hand_size) * usize::from(players)).min(tiles.len()),
+    );
+    // Tile `i` goes to seat `i % players`: each hand gathered in one pass
+    // of its own (no division, no read-modify-write of the array per tile).
     let mut hands = [TileSet::EMPTY; MAX_SEATS];
-    let dealt = (usize::from(rules.hand_size) * usize::from(players)).min(count);
-    for (i, &tile) in tiles[..dealt].iter().enumerate() {
-        hands[i % usize::from(players)].insert(tile);
+    let players = usize::from(players).max(1);
+    for (seat, hand) in hands.iter_mut().enumerate().take(players) {
+        *hand = dealt
+            .iter()
+            .skip(seat)
+            .step_by(players)
+            .fold(TileSet::EMPTY, |hand, &tile| hand.with(tile));
     }
     boneyard.clear();
-    boneyard.extend(tiles[dealt..].iter().rev());
+    boneyard.extend(undealt.iter().rev());
     Deal { hands, rng }
 }
 
@@ -93,21 +100,20 @@ pub fn forced_lead_for(rule: LeadRule, hands: &[TileSet]) -> Option<(Seat, Tile)
 /// and 0-0 (never reached: rules validation requires a hand size ≥ 1).
 #[must_use]
 pub fn forced_lead(hands: &[TileSet]) -> (Seat, Tile) {
-    let best = |tile: Tile| {
-        (
-            tile.is_double(),
-            if tile.is_double() {
-                (0, tile.high())
-            } else {
-                tile.weight()
-            },
-        )
+    let held = hands.iter().fold(TileSet::EMPTY, |all, &hand| all.or(hand));
+    // Doubles come in index order by their number: the highest is the last.
+    let best = match held.and(TileSet::DOUBLES).last() {
+        Some(double) => double,
+        None => match held.iter().max_by_key(|&tile| tile.weight()) {
+            Some(tile) => tile,
+            None => return (0, Tile::new(0, 0)),
+        },
     };
-    (0..)
+    let seat = (0..)
         .zip(hands)
-        .flat_map(|(seat, hand): (Seat, _)| hand.iter().map(move |tile| (seat, tile)))
-        .max_by_key(|&(_, tile)| best(tile))
-        .unwrap_or((0, Tile::new(0, 0)))
+        .find(|(_, hand)| hand.contains(best))
+        .map_or(0, |(seat, _)| seat);
+    (seat, best)
 }
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 use std::ops::{Index, IndexMut};
 
 /// A place where tiles are added.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum End {
-    /// The arm growing from the lead's larger half.
+    /// The arm growing from the lead's larger half (and the default, as the
+    /// first end).
+    #[default]
     Left,
     /// The arm growing from the lead's smaller half.
     Right,

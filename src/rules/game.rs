@@ -281,9 +281,7 @@ impl Game {
 
     /// The ends a tile may be placed on now, with the number each shows.
     pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + '_ {
-        End::ALL
-            .into_iter()
-            .filter_map(|end| self.layout.open_end(end).map(|pips| (end, pips)))
+        self.layout.open_ends().iter().copied()
     }
 
     /// The tiles of `hand` that can be placed now.
@@ -314,8 +312,10 @@ impl Game {
     /// Whether nobody can place a tile and nobody may draw.
     #[must_use]
     pub fn is_blocked(&self) -> bool {
-        let all = self.hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h));
-        !self.boneyard_open() && self.placeable(all).is_empty()
+        !self.boneyard_open()
+            && self
+                .placeable(self.hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h)))
+                .is_empty()
     }
 
     /// The legal moves of the seat to act (none once the match is over).
@@ -336,15 +336,16 @@ impl Game {
         }
         let seat = self.to_act;
         let placeable = self.placeable(self.hand(seat));
-        let connect = self.rules.connect;
-        for tile in placeable.iter() {
-            if self.layout.is_empty() {
-                out.push(Move::play(seat, tile, None));
-                continue;
-            }
-            for (end, pips) in self.open_ends() {
-                if connect.fits(tile, pips) {
-                    out.push(Move::play(seat, tile, Some(end)));
+        if self.layout.is_empty() {
+            out.extend(placeable.iter().map(|tile| Move::play(seat, tile, None)));
+        } else {
+            let connect = self.rules.connect;
+            let open = self.layout.open_ends();
+            for tile in placeable.iter() {
+                for &(end, pips) in open {
+                    if connect.fits(tile, pips) {
+                        out.push(Move::play(seat, tile, Some(end)));
+                    }
                 }
             }
         }
@@ -564,7 +565,8 @@ impl Game {
 
     /// The seat after `seat`.
     fn next_seat(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.players
+        // A comparison, not `% players`: a division on every turn.
+        if seat + 1 >= self.players { 0 } else { seat + 1 }
     }
 
     /// Deals hand `hand_number` and seats its leader. `went_out` is the seat

@@ -76,6 +76,11 @@ pub struct Layout {
     /// Every tile that fits some open end under the layout's connection
     /// rule (empty while the layout is empty), kept with `open`.
     fitting: TileSet,
+    /// The open ends and their numbers, in [`End::ALL`] order: the first
+    /// `open_count` entries, kept with `open`.
+    open_list: [(End, u8); 4],
+    /// How many entries of `open_list` are open ends.
+    open_count: u8,
 }
 
 impl Layout {
@@ -103,19 +108,29 @@ impl Layout {
         self.spinner = None;
         self.open = 0;
         self.fitting = TileSet::EMPTY;
+        self.open_list = Default::default();
+        self.open_count = 0;
     }
 
     /// Works out `open` and `fitting` again after a change.
     fn refresh(&mut self, connect: Connect) {
-        let (mut open, mut fitting) = (0, TileSet::EMPTY);
+        let (mut open, mut fitting, mut count) = (0, TileSet::EMPTY, 0);
+        // Unused entries stay at their default, so equal layouts compare equal.
+        let mut list = <[(End, u8); 4]>::default();
         for end in End::ALL {
             if let Some(pips) = self.find_open_end(end) {
                 open |= 1 << end.index();
                 fitting = fitting.or(connect.fitting(pips));
+                if let Some(slot) = list.get_mut(usize::from(count)) {
+                    *slot = (end, pips);
+                    count += 1;
+                }
             }
         }
         self.open = open;
         self.fitting = fitting;
+        self.open_list = list;
+        self.open_count = count;
     }
 
     /// Shows `lead`'s halves on the long ends and, once there is a spinner,
@@ -219,6 +234,15 @@ impl Layout {
     #[must_use]
     pub fn open_end(&self, end: End) -> Option<u8> {
         (self.open & (1 << end.index()) != 0).then_some(self.ends[end])
+    }
+
+    /// The open ends with the number each shows, in [`End::ALL`] order
+    /// (legal-move generation walks it once per placeable tile).
+    #[must_use]
+    pub fn open_ends(&self) -> &[(End, u8)] {
+        self.open_list
+            .get(..usize::from(self.open_count))
+            .unwrap_or_default()
     }
 
     /// Every tile that fits some open end now (none while the layout is

@@ -120,12 +120,12 @@ impl Game {
         }
     }
 
-    /// What a hand ending in `end` credits, side by side.
-    fn settle(&self, end: HandEnd) -> Credits {
+    /// What a hand ending in `end`, won by `winner` (its
+    /// [`Game::hand_winner`]), credits, side by side.
+    fn settle(&self, end: HandEnd, winner: Option<Side>) -> Credits {
         let rules = &self.rules;
         let pips = |seat: Seat| self.hand(seat).pips();
         let to_points = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
-        let winner = self.hand_winner(end);
         let reason = match end {
             HandEnd::Domino(_) => ScoreReason::Domino,
             HandEnd::Closed(_) => ScoreReason::Closed,
@@ -197,7 +197,7 @@ impl Game {
 
     /// What a hand ending in `end` would credit `side` in all.
     pub(super) fn settlement_for(&self, side: Side, end: HandEnd) -> i32 {
-        self.settle(end)
+        self.settle(end, self.hand_winner(end))
             .iter()
             .filter(|credit| credit.side == side)
             .map(|credit| credit.points)
@@ -217,7 +217,7 @@ impl Game {
         self.drew_this_turn = false;
         let winner = self.hand_winner(end);
         let credits: Credits = self
-            .settle(end)
+            .settle(end, winner)
             .iter()
             .filter(|credit| credit.points != 0)
             .collect();

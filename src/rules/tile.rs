@@ -225,9 +225,31 @@ impl TileSet {
         TileSet(self.0 & !other.0)
     }
 
+    /// Every double up to double-twelve.
+    pub const DOUBLES: TileSet = {
+        let mut mask = 0u128;
+        let mut v = 0;
+        while v <= MAX_PIP_LIMIT {
+            mask |= 1u128 << Tile::new(v, v).index();
+            v += 1;
+        }
+        TileSet(mask)
+    };
+
     /// Sum of the pips of every tile.
+    #[must_use]
     pub fn pips(self) -> u32 {
         self.iter().map(Tile::pips).sum()
+    }
+
+    /// The tile of highest index, if any.
+    #[must_use]
+    pub const fn last(self) -> Option<Tile> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(BY_BIT[(127 - self.0.leading_zeros()) as usize & 127])
+        }
     }
 
     /// The tiles, in index order (0-0, 1-0, 1-1, 2-0, …).
@@ -297,6 +319,10 @@ const BY_BIT: [Tile; 128] = {
     table
 };
 
+/// Every tile up to double-twelve in index order: the tiles of a set whose
+/// highest half is `max_pip` are its first [`TileSet::full`]`(max_pip).len()`.
+pub(crate) const ALL: [Tile; TILE_INDICES as usize] = BY_INDEX;
+
 /// `SHOWING[v]`: every tile with a half equal to `v`.
 const SHOWING: [TileSet; MAX_PIP_LIMIT as usize + 1] = {
     let mut table = [TileSet::EMPTY; MAX_PIP_LIMIT as usize + 1];
@@ -349,5 +375,23 @@ mod tests {
         assert!(!set.insert(Tile::new(200, 3)), "beyond double-twelve");
         assert!(!set.contains(Tile::new(200, 3)));
         assert!(TileSet::showing(13).is_empty());
+    }
+
+    #[test]
+    fn pips_doubles_and_last_agree_with_the_tiles() {
+        let full = TileSet::full(MAX_PIP_LIMIT);
+        let mut set = TileSet::EMPTY;
+        let mut pips = 0;
+        assert_eq!(set.last(), None);
+        for tile in full.iter() {
+            set.insert(tile);
+            pips += tile.pips();
+            assert_eq!(set.pips(), pips);
+            assert_eq!(set.last(), Some(tile));
+            assert_eq!(TileSet::EMPTY.with(tile).pips(), tile.pips());
+            assert_eq!(TileSet::DOUBLES.contains(tile), tile.is_double());
+        }
+        assert_eq!(TileSet::DOUBLES.len(), 13);
+        assert_eq!(&ALL[..28], &full.iter().take(28).collect::<Vec<_>>()[..]);
     }
 }
