@@ -120,8 +120,9 @@ pub enum Event {
         pips: Vec<u32>,
         /// Settlement per side.
         settlement: Vec<i32>,
-        /// The table as the hand finished.
-        layout: Layout,
+        /// The table as the hand finished (boxed: the other events stay
+        /// small).
+        layout: Box<Layout>,
         /// The tiles each seat held as the hand finished (public now: they
         /// are turned face up).
         hands: Vec<TileSet>,

@@ -234,7 +234,7 @@ impl Game {
             last_placer: self.last_placer_if_any(),
             pips: self.pips_by_seat(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
-            layout: self.layout.clone(),
+            layout: Box::new(self.layout.clone()),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {
