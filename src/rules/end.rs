@@ -4,11 +4,9 @@
 use std::ops::{Index, IndexMut};
 
 /// A place where tiles are added.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum End {
-    /// The arm growing from the lead's larger half (and the default, as the
-    /// first end).
-    #[default]
+    /// The arm growing from the lead's larger half.
     Left,
     /// The arm growing from the lead's smaller half.
     Right,

@@ -281,7 +281,7 @@ impl Game {
 
     /// The ends a tile may be placed on now, with the number each shows.
     pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + '_ {
-        self.layout.open_ends().iter().copied()
+        self.layout.open_ends()
     }
 
     /// The tiles of `hand` that can be placed now.
@@ -340,9 +340,8 @@ impl Game {
             out.extend(placeable.iter().map(|tile| Move::play(seat, tile, None)));
         } else {
             let connect = self.rules.connect;
-            let open = self.layout.open_ends();
             for tile in placeable.iter() {
-                for &(end, pips) in open {
+                for (end, pips) in self.layout.open_ends() {
                     if connect.fits(tile, pips) {
                         out.push(Move::play(seat, tile, Some(end)));
                     }

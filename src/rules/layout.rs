@@ -69,18 +69,16 @@ pub struct Layout {
     ends: ByEnd<u8>,
     /// The spinner, once there is one.
     spinner: Option<SpinnerAt>,
-    /// Which ends a tile may be placed on now, one bit per [`End::index`]:
-    /// worked out after every change (by [`Layout::refresh`]) so that
-    /// legal-move generation reads a mask instead of the arms.
-    open: u8,
-    /// Every tile that fits some open end under the layout's connection
-    /// rule (empty while the layout is empty), kept with `open`.
-    fitting: TileSet,
-    /// The open ends and their numbers, in [`End::ALL`] order: the first
-    /// `open_count` entries, kept with `open`.
-    open_list: [(End, u8); 4],
-    /// How many entries of `open_list` are open ends.
+    /// How many ends a tile may be placed on now. The open ends are always
+    /// the first ones of [`End::ALL`] (left and right once there is a lead,
+    /// then up once the spinner's long sides are covered, then down), so a
+    /// count says which: worked out after every change (by
+    /// [`Layout::refresh`]) so that legal-move generation reads it instead
+    /// of the arms.
     open_count: u8,
+    /// Every tile that fits some open end under the layout's connection
+    /// rule (empty while the layout is empty), kept with `open_count`.
+    fitting: TileSet,
 }
 
 impl Layout {
@@ -106,31 +104,27 @@ impl Layout {
         self.arms.values_mut().for_each(Vec::clear);
         self.ends = ByEnd::default();
         self.spinner = None;
-        self.open = 0;
-        self.fitting = TileSet::EMPTY;
-        self.open_list = Default::default();
         self.open_count = 0;
+        self.fitting = TileSet::EMPTY;
     }
 
-    /// Works out `open` and `fitting` again after a change.
+    /// Works out `open_count` and `fitting` again after a change.
     fn refresh(&mut self, connect: Connect) {
-        let (mut open, mut fitting, mut count) = (0, TileSet::EMPTY, 0);
-        // Unused entries stay at their default, so equal layouts compare equal.
-        let mut list = <[(End, u8); 4]>::default();
-        for end in End::ALL {
-            if let Some(pips) = self.find_open_end(end) {
-                open |= 1 << end.index();
-                fitting = fitting.or(connect.fitting(pips));
-                if let Some(slot) = list.get_mut(usize::from(count)) {
-                    *slot = (end, pips);
-                    count += 1;
-                }
-            }
-        }
-        self.open = open;
-        self.fitting = fitting;
-        self.open_list = list;
+        let count = if self.lead.is_none() {
+            0
+        } else {
+            // Down opens only after up has (up grows first), so each open
+            // end adds one to a prefix.
+            let up_grown = !self.arms[End::Up].is_empty();
+            let covered = self.long_sides_covered();
+            let up = up_grown || covered;
+            let down = !self.arms[End::Down].is_empty() || (up_grown && covered);
+            2 + u8::from(up) + u8::from(down && up)
+        };
         self.open_count = count;
+        self.fitting = self
+            .open_ends()
+            .fold(TileSet::EMPTY, |set, (_, pips)| set.or(connect.fitting(pips)));
     }
 
     /// Shows `lead`'s halves on the long ends and, once there is a spinner,
@@ -233,16 +227,16 @@ impl Layout {
     /// The number showing at `end`, if a tile may be placed there now.
     #[must_use]
     pub fn open_end(&self, end: End) -> Option<u8> {
-        (self.open & (1 << end.index()) != 0).then_some(self.ends[end])
+        (end.index() < usize::from(self.open_count)).then_some(self.ends[end])
     }
 
     /// The open ends with the number each shows, in [`End::ALL`] order
-    /// (legal-move generation walks it once per placeable tile).
-    #[must_use]
-    pub fn open_ends(&self) -> &[(End, u8)] {
-        self.open_list
-            .get(..usize::from(self.open_count))
-            .unwrap_or_default()
+    /// (legal-move generation walks them once per placeable tile).
+    pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + '_ {
+        End::ALL
+            .into_iter()
+            .zip(self.ends.values().copied())
+            .take(usize::from(self.open_count))
     }
 
     /// Every tile that fits some open end now (none while the layout is
@@ -250,20 +244,6 @@ impl Layout {
     #[must_use]
     pub fn fitting(&self) -> TileSet {
         self.fitting
-    }
-
-    /// [`Layout::open_end`] worked out from the arms and the spinner.
-    fn find_open_end(&self, end: End) -> Option<u8> {
-        self.lead?;
-        let up_grown = !self.arms[End::Up].is_empty();
-        let open = match end {
-            End::Left | End::Right => true,
-            End::Up => up_grown || self.long_sides_covered(),
-            End::Down => {
-                !self.arms[End::Down].is_empty() || (up_grown && self.long_sides_covered())
-            }
-        };
-        open.then_some(self.ends[end])
     }
 
     /// Whether the tile showing at `end` (on `Left`/`Right`) is the spinner.
