@@ -40,6 +40,9 @@ pub fn search<R: RngExt + ?Sized>(
     let mut rounds = 0u32;
     let per_round = u32::try_from(legal.len()).unwrap_or(u32::MAX);
     let mut moves = Vec::new();
+    // One game for every playout, refilled from the sampled deal with
+    // `clone_from`, so that playouts reuse its room instead of allocating.
+    let mut scratch: Option<Game> = None;
     while (rounds + 1).saturating_mul(per_round) <= budget.playouts.max(per_round)
         && !(budget.stop)()
     {
@@ -47,9 +50,15 @@ pub fn search<R: RngExt + ?Sized>(
             break;
         };
         for (total, &mv) in totals.iter_mut().zip(&legal) {
-            let mut game = world.clone();
+            let game = match scratch.as_mut() {
+                Some(game) => {
+                    game.clone_from(&world);
+                    game
+                }
+                None => scratch.insert(world.clone()),
+            };
             game.play_unchecked(mv);
-            *total += playout(&mut game, side, rng, &mut moves);
+            *total += playout(game, side, rng, &mut moves);
         }
         rounds += 1;
     }

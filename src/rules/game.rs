@@ -43,8 +43,10 @@ pub struct Report {
 
 /// A game whose state has been checked: every method may trust it. Built by
 /// [`Game::new`] (a fresh deal) or [`Game::from_setup`] (a state received
-/// from a client).
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// from a client). However it was built or cloned, it has room for the rest
+/// of its hand, so moves do not allocate; [`Clone::clone_from`] reuses the
+/// target's room (a search plays many copies of one game).
+#[derive(PartialEq, Eq, Debug)]
 pub struct Game {
     /// The preset it was started from (informational).
     pub(super) variant: String,
@@ -81,7 +83,80 @@ pub struct Game {
     pub(super) digest: MatchDigest,
 }
 
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut game = Game {
+            variant: self.variant.clone(),
+            rules: self.rules,
+            players: self.players,
+            seed: self.seed,
+            hand_number: self.hand_number,
+            hands: self.hands,
+            boneyard: self.boneyard.clone(),
+            layout: self.layout.clone(),
+            scores: self.scores,
+            to_act: self.to_act,
+            hand_leader: self.hand_leader,
+            required_lead: self.required_lead,
+            drew_this_turn: self.drew_this_turn,
+            outcome: self.outcome,
+            history: self.history.clone(),
+            digest: self.digest,
+        };
+        game.reserve();
+        game
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        // Every field named, so a new one cannot be forgotten here.
+        let Game {
+            variant,
+            rules,
+            players,
+            seed,
+            hand_number,
+            hands,
+            boneyard,
+            layout,
+            scores,
+            to_act,
+            hand_leader,
+            required_lead,
+            drew_this_turn,
+            outcome,
+            history,
+            digest,
+        } = source;
+        self.variant.clone_from(variant);
+        self.rules = *rules;
+        self.players = *players;
+        self.seed = *seed;
+        self.hand_number = *hand_number;
+        self.hands = *hands;
+        self.boneyard.clone_from(boneyard);
+        self.layout.clone_from(layout);
+        self.scores = *scores;
+        self.to_act = *to_act;
+        self.hand_leader = *hand_leader;
+        self.required_lead = *required_lead;
+        self.drew_this_turn = *drew_this_turn;
+        self.outcome = *outcome;
+        self.history.clone_from(history);
+        self.digest = *digest;
+        self.reserve();
+    }
+}
+
 impl Game {
+    /// Makes room for the rest of the hand: the history's reserve and every
+    /// arm able to hold the whole set (a no-op when there is room already).
+    pub(super) fn reserve(&mut self) {
+        self.history
+            .reserve(HISTORY_RESERVE.saturating_sub(self.history.len()));
+        self.layout
+            .reserve(self.rules.tile_set().len() as usize);
+    }
+
     /// Deals the first hand of a new match. Its record's digest commits to
     /// the seed's own bytes (see [`Game::new_committed`]).
     ///

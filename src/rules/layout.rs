@@ -57,7 +57,7 @@ pub struct Geometry {
 }
 
 /// The layout of one hand.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(PartialEq, Eq, Debug, Default)]
 pub struct Layout {
     /// The first tile; `None` while the layout is empty.
     lead: Option<Tile>,
@@ -81,6 +81,39 @@ pub struct Layout {
     fitting: TileSet,
 }
 
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        Layout {
+            lead: self.lead,
+            arms: self.arms.clone(),
+            ends: self.ends,
+            spinner: self.spinner,
+            open_count: self.open_count,
+            fitting: self.fitting,
+        }
+    }
+
+    /// Reuses the arms' room (see [`Game`](super::Game)'s `clone_from`).
+    fn clone_from(&mut self, source: &Layout) {
+        let Layout {
+            lead,
+            arms,
+            ends,
+            spinner,
+            open_count,
+            fitting,
+        } = source;
+        self.lead = *lead;
+        for (mine, theirs) in self.arms.values_mut().zip(arms.values()) {
+            mine.clone_from(theirs);
+        }
+        self.ends = *ends;
+        self.spinner = *spinner;
+        self.open_count = *open_count;
+        self.fitting = *fitting;
+    }
+}
+
 impl Layout {
     /// An empty layout.
     #[must_use]
@@ -95,6 +128,13 @@ impl Layout {
         Layout {
             arms: ByEnd::from_fn(|_| Vec::with_capacity(tiles)),
             ..Layout::default()
+        }
+    }
+
+    /// Makes every arm able to hold `tiles` tiles without allocating.
+    pub(crate) fn reserve(&mut self, tiles: usize) {
+        for arm in self.arms.values_mut() {
+            arm.reserve(tiles.saturating_sub(arm.len()));
         }
     }
 
