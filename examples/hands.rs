@@ -17,7 +17,8 @@
 //! ```
 //!
 //! (Two counts, with N and 2N hands, give the instructions per hand
-//! without the program's start.)
+//! without the program's start; `scripts/instructions.sh` does this for
+//! the three tables the README records.)
 
 #[path = "../benches/common/random_hands.rs"]
 mod random_hands;

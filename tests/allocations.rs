@@ -3,14 +3,19 @@
 //! allocator, for every move that does not end a hand. (Ending a hand
 //! settles it and deals the next, which builds a few small vectors.)
 //!
+//! The same holds for the copies a search or a server plays on: a clone of
+//! a game, a game refilled with `clone_from`, and a game rebuilt from its
+//! setup (a state received from a client) play the rest of their hand
+//! without allocating.
+//!
 //! A counting global allocator sees every allocation of this test binary,
 //! so this file holds a single test.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pips::rules::Game;
 use pips::rules::presets::PRESETS;
+use pips::rules::{Game, Move, Setup};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -44,6 +49,8 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn moves_within_a_hand_allocate_nothing() {
     let mut checked = 0usize;
+    let mut copies = 0usize;
+    let mut scratch: Option<Game> = None;
     for preset in PRESETS {
         for players in preset.players.clone() {
             let rules = preset.rules(players, None);
@@ -52,6 +59,21 @@ fn moves_within_a_hand_allocate_nothing() {
             let mut legal = Vec::with_capacity(256);
             while game.outcome().is_none() {
                 let hand = game.hand_number();
+                if game.history().len() == 2 {
+                    let rebuilt = Game::from_setup(Setup::from(&game)).expect("its own setup");
+                    let target = scratch.get_or_insert_with(|| game.clone());
+                    target.clone_from(&game);
+                    let refilled = target.clone();
+                    for (how, copy) in [
+                        ("a clone", game.clone()),
+                        ("a refilled game", refilled),
+                        ("a game from its setup", rebuilt),
+                    ] {
+                        let allocated = rest_of_hand_allocations(copy, &mut rng, &mut legal);
+                        assert_eq!(allocated, 0, "{} {players}p: {how} allocated", preset.id);
+                        copies += 1;
+                    }
+                }
                 let before = ALLOCATIONS.load(Ordering::Relaxed);
                 game.legal_moves_into(&mut legal);
                 let mv = legal[rng.random_range(0..legal.len())];
@@ -69,4 +91,23 @@ fn moves_within_a_hand_allocate_nothing() {
         }
     }
     assert!(checked > 1000, "only {checked} moves were checked");
+    assert!(copies > 100, "only {copies} copies were played");
+}
+
+/// Plays `game` to the end of its hand with random moves; the allocations
+/// made by its moves before the last (the one that ends the hand settles
+/// it and deals the next).
+fn rest_of_hand_allocations(mut game: Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Move>) -> usize {
+    let hand = game.hand_number();
+    let mut allocations = 0;
+    while game.outcome().is_none() && game.hand_number() == hand {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        game.legal_moves_into(legal);
+        let mv = legal[rng.random_range(0..legal.len())];
+        game.play_unchecked(mv);
+        if game.hand_number() == hand && game.outcome().is_none() {
+            allocations += ALLOCATIONS.load(Ordering::Relaxed) - before;
+        }
+    }
+    allocations
 }

@@ -47,9 +47,8 @@ pub fn deal(
     let count = (rules.tile_set().len() as usize).min(all.len());
     let (tiles, _) = all.split_at_mut(count);
     tiles.shuffle(&mut rng);
-    let (dealt, undealt) = tiles.split_at(
-        (usize::from(rules.hand_size) * usize::from(players)).min(tiles.len()),
-    );
+    let (dealt, undealt) =
+        tiles.split_at((usize::from(rules.hand_size) * usize::from(players)).min(tiles.len()));
     // Tile `i` goes to seat `i % players`: each hand gathered in one pass
     // of its own (no division, no read-modify-write of the array per tile).
     let mut hands = [TileSet::EMPTY; MAX_SEATS];

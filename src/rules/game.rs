@@ -153,8 +153,7 @@ impl Game {
     pub(super) fn reserve(&mut self) {
         self.history
             .reserve(HISTORY_RESERVE.saturating_sub(self.history.len()));
-        self.layout
-            .reserve(self.rules.tile_set().len() as usize);
+        self.layout.reserve(self.rules.tile_set().len() as usize);
     }
 
     /// Deals the first hand of a new match. Its record's digest commits to
@@ -640,7 +639,11 @@ impl Game {
     /// The seat after `seat`.
     fn next_seat(&self, seat: Seat) -> Seat {
         // A comparison, not `% players`: a division on every turn.
-        if seat + 1 >= self.players { 0 } else { seat + 1 }
+        if seat + 1 >= self.players {
+            0
+        } else {
+            seat + 1
+        }
     }
 
     /// Deals hand `hand_number` and seats its leader. `went_out` is the seat

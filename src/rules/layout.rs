@@ -162,9 +162,9 @@ impl Layout {
             2 + u8::from(up) + u8::from(down && up)
         };
         self.open_count = count;
-        self.fitting = self
-            .open_ends()
-            .fold(TileSet::EMPTY, |set, (_, pips)| set.or(connect.fitting(pips)));
+        self.fitting = self.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
+            set.or(connect.fitting(pips))
+        });
     }
 
     /// Shows `lead`'s halves on the long ends and, once there is a spinner,
