@@ -64,20 +64,16 @@ pub const fn round_to(unit: u32, n: u32) -> u32 {
 }
 
 impl HandScale {
-    /// The multiple pips are rounded to, and what the result is divided by.
-    const fn unit_and_divisor(self) -> (u32, u32) {
-        match self {
-            HandScale::Face => (5, 1),
-            HandScale::Fifths => (5, 5),
-            HandScale::Thirds => (3, 3),
-        }
-    }
-
-    /// `pips` rounded and divided by this scale.
+    /// `pips` rounded and divided by this scale: rounded to 5s (face value),
+    /// to 5s then divided by 5 (fifths), to 3s then divided by 3 (thirds).
+    /// Each arm divides by constants, which compile to multiplications.
     #[must_use]
     pub const fn apply(self, pips: u32) -> u32 {
-        let (unit, divisor) = self.unit_and_divisor();
-        round_to(unit, pips) / divisor
+        match self {
+            HandScale::Face => round_to(5, pips),
+            HandScale::Fifths => round_to(5, pips) / 5,
+            HandScale::Thirds => round_to(3, pips) / 3,
+        }
     }
 }
 
