@@ -21,12 +21,17 @@ cd "$root"
 port=50091
 name=pips-container-check
 work=$(mktemp -d)
-# What the check made goes when it ends: the container, the image, the build
-# cache (the builder stage holds a whole release build) and vendor/.
+# What the check made goes when it ends: the container, the image, the
+# build stage's image that the classic builder leaves untagged (a whole
+# release build, over 2 GB), the build cache and vendor/. Untagged images
+# that were there before are left alone.
+dangling_before=""
 cleanup() {
     docker rm -f "$name" >/dev/null 2>&1 || true
     docker image rm -f pips:check >/dev/null 2>&1 || true
-    docker builder prune -af >/dev/null 2>&1 || true
+    comm -13 <(echo "$dangling_before") <(docker images -q -f dangling=true 2>/dev/null | sort) \
+        | xargs -r docker image rm -f >/dev/null 2>&1 || true
+    docker builder prune -f >/dev/null 2>&1 || true
     rm -rf "$work" "$root/vendor"
 }
 trap cleanup EXIT
@@ -72,6 +77,7 @@ DOCKERFILE
     rm -rf "$work/rust"
 fi
 
+dangling_before=$(docker images -q -f dangling=true | sort)
 echo "-- build (vendored crates, offline)"
 cargo vendor --locked --quiet vendor > /dev/null
 docker build --network host -q -t pips:check . > /dev/null
