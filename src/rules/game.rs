@@ -85,64 +85,35 @@ pub struct Game {
 
 impl Clone for Game {
     fn clone(&self) -> Game {
+        // The fields not named are `Copy` (a new field that is not fails to
+        // compile here, so it cannot be forgotten).
         let mut game = Game {
             variant: self.variant.clone(),
-            rules: self.rules,
-            players: self.players,
-            seed: self.seed,
-            hand_number: self.hand_number,
-            hands: self.hands,
             boneyard: self.boneyard.clone(),
             layout: self.layout.clone(),
-            scores: self.scores,
-            to_act: self.to_act,
-            hand_leader: self.hand_leader,
-            required_lead: self.required_lead,
-            drew_this_turn: self.drew_this_turn,
-            outcome: self.outcome,
             history: self.history.clone(),
-            digest: self.digest,
+            ..*self
         };
         game.reserve();
         game
     }
 
     fn clone_from(&mut self, source: &Game) {
-        // Every field named, so a new one cannot be forgotten here.
-        let Game {
+        let mut variant = std::mem::take(&mut self.variant);
+        let mut boneyard = std::mem::take(&mut self.boneyard);
+        let mut layout = std::mem::take(&mut self.layout);
+        let mut history = std::mem::take(&mut self.history);
+        variant.clone_from(&source.variant);
+        boneyard.clone_from(&source.boneyard);
+        layout.clone_from(&source.layout);
+        history.clone_from(&source.history);
+        *self = Game {
             variant,
-            rules,
-            players,
-            seed,
-            hand_number,
-            hands,
             boneyard,
             layout,
-            scores,
-            to_act,
-            hand_leader,
-            required_lead,
-            drew_this_turn,
-            outcome,
             history,
-            digest,
-        } = source;
-        self.variant.clone_from(variant);
-        self.rules = *rules;
-        self.players = *players;
-        self.seed = *seed;
-        self.hand_number = *hand_number;
-        self.hands = *hands;
-        self.boneyard.clone_from(boneyard);
-        self.layout.clone_from(layout);
-        self.scores = *scores;
-        self.to_act = *to_act;
-        self.hand_leader = *hand_leader;
-        self.required_lead = *required_lead;
-        self.drew_this_turn = *drew_this_turn;
-        self.outcome = *outcome;
-        self.history.clone_from(history);
-        self.digest = *digest;
+            ..*source
+        };
         self.reserve();
     }
 }
@@ -683,5 +654,38 @@ impl Game {
             leader,
             required_lead,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets::PRESETS;
+
+    /// A clone and a `clone_from` copy equal their source, whatever the
+    /// target held before, and both have room for a hand.
+    #[test]
+    fn copies_equal_their_source_and_have_room() {
+        let mut target: Option<Game> = None;
+        for preset in PRESETS {
+            for players in preset.players.clone() {
+                let rules = preset.rules(players, None);
+                let (mut game, _) = Game::new(preset.id, rules, players, 5).expect("valid");
+                for step in 0..40 {
+                    let clone = game.clone();
+                    assert_eq!(clone, game);
+                    let refilled = target.get_or_insert_with(|| clone.clone());
+                    refilled.clone_from(&game);
+                    assert_eq!(*refilled, game, "{} {players}p, move {step}", preset.id);
+                    for copy in [&clone, &*refilled] {
+                        assert!(copy.history.capacity() >= HISTORY_RESERVE);
+                    }
+                    let Some(&mv) = game.legal_moves().first() else {
+                        break;
+                    };
+                    game.play_unchecked(mv);
+                }
+            }
+        }
     }
 }

@@ -83,34 +83,20 @@ pub struct Layout {
 
 impl Clone for Layout {
     fn clone(&self) -> Layout {
+        // The fields not named are `Copy`.
         Layout {
-            lead: self.lead,
             arms: self.arms.clone(),
-            ends: self.ends,
-            spinner: self.spinner,
-            open_count: self.open_count,
-            fitting: self.fitting,
+            ..*self
         }
     }
 
     /// Reuses the arms' room (see [`Game`](super::Game)'s `clone_from`).
     fn clone_from(&mut self, source: &Layout) {
-        let Layout {
-            lead,
-            arms,
-            ends,
-            spinner,
-            open_count,
-            fitting,
-        } = source;
-        self.lead = *lead;
-        for (mine, theirs) in self.arms.values_mut().zip(arms.values()) {
+        let mut arms = std::mem::take(&mut self.arms);
+        for (mine, theirs) in arms.values_mut().zip(source.arms.values()) {
             mine.clone_from(theirs);
         }
-        self.ends = *ends;
-        self.spinner = *spinner;
-        self.open_count = *open_count;
-        self.fitting = *fitting;
+        *self = Layout { arms, ..*source };
     }
 }
 
