@@ -3,9 +3,9 @@
 //! allocator, for every move that does not end a hand. (Ending a hand
 //! settles it and deals the next, which builds a few small vectors.)
 //!
-//! The same holds for the copies a search or a server plays on: a clone of
-//! a game, a game refilled with `clone_from`, and a game rebuilt from its
-//! setup (a state received from a client) play the rest of their hand
+//! The same holds for the copies a search plays on: a clone of a game
+//! (including one decoded from a state, as a server's `SuggestMove` has),
+//! and a game refilled with `clone_from`, play the rest of their hand
 //! without allocating.
 //!
 //! A counting global allocator sees every allocation of this test binary,
@@ -60,14 +60,14 @@ fn moves_within_a_hand_allocate_nothing() {
             while game.outcome().is_none() {
                 let hand = game.hand_number();
                 if game.history().len() == 2 {
-                    let rebuilt = Game::from_setup(Setup::from(&game)).expect("its own setup");
+                    let decoded = Game::from_setup(Setup::from(&game)).expect("its own setup");
                     let target = scratch.get_or_insert_with(|| game.clone());
                     target.clone_from(&game);
                     let refilled = target.clone();
                     for (how, copy) in [
                         ("a clone", game.clone()),
                         ("a refilled game", refilled),
-                        ("a game from its setup", rebuilt),
+                        ("a clone of a decoded game", decoded.clone()),
                     ] {
                         let allocated = rest_of_hand_allocations(copy, &mut rng, &mut legal);
                         assert_eq!(allocated, 0, "{} {players}p: {how} allocated", preset.id);

@@ -43,9 +43,11 @@ pub struct Report {
 
 /// A game whose state has been checked: every method may trust it. Built by
 /// [`Game::new`] (a fresh deal) or [`Game::from_setup`] (a state received
-/// from a client). However it was built or cloned, it has room for the rest
-/// of its hand, so moves do not allocate; [`Clone::clone_from`] reuses the
-/// target's room (a search plays many copies of one game).
+/// from a client). A new game and every clone have room for the rest of the
+/// hand, so their moves do not allocate; [`Clone::clone_from`] reuses the
+/// target's room (a search plays many copies of one game). A game from a
+/// setup holds only what it was given: a server plays one move on it, and
+/// making room up front would cost more than the push that may grow it.
 #[derive(PartialEq, Eq, Debug)]
 pub struct Game {
     /// The preset it was started from (informational).
@@ -121,7 +123,7 @@ impl Clone for Game {
 impl Game {
     /// Makes room for the rest of the hand: the history's reserve and every
     /// arm able to hold the whole set (a no-op when there is room already).
-    pub(super) fn reserve(&mut self) {
+    fn reserve(&mut self) {
         self.history
             .reserve(HISTORY_RESERVE.saturating_sub(self.history.len()));
         self.layout.reserve(self.rules.tile_set().len() as usize);

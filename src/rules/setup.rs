@@ -162,7 +162,7 @@ impl Game {
         }
         let mut boneyard = setup.boneyard;
         boneyard.reverse();
-        let mut game = Game {
+        let game = Game {
             variant: setup.variant,
             rules: setup.rules,
             players,
@@ -181,7 +181,6 @@ impl Game {
             digest: setup.digest,
         };
         game.check_phase()?;
-        game.reserve();
         Ok(game)
     }
 
