@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::moves::Seat;
 use super::options::{LeadRule, Rules};
-use super::tile::{ALL, Tile, TileSet};
+use super::tile::{BY_INDEX, Tile, TileSet};
 
 /// The most seats any game has.
 pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
@@ -43,7 +43,7 @@ pub fn deal(
     let mut rng = hand_rng(seed, hand_number);
     // A set is the first tiles in index order, so the unshuffled set is a
     // prefix of the table of every tile.
-    let mut all = ALL;
+    let mut all = BY_INDEX;
     let count = (rules.tile_set().len() as usize).min(all.len());
     let (tiles, _) = all.split_at_mut(count);
     tiles.shuffle(&mut rng);

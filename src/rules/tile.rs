@@ -296,8 +296,9 @@ impl ExactSizeIterator for TileSetIter {}
 /// Tiles up to double-twelve: every tile index is below this.
 const TILE_INDICES: u32 = 91;
 
-/// Every tile up to double-twelve, by index.
-const BY_INDEX: [Tile; TILE_INDICES as usize] = {
+/// Every tile up to double-twelve, by index: the tiles of a set whose
+/// highest half is `max_pip` are its first [`TileSet::full`]`(max_pip).len()`.
+pub(crate) const BY_INDEX: [Tile; TILE_INDICES as usize] = {
     let mut table = [Tile { high: 0, low: 0 }; TILE_INDICES as usize];
     let mut index = 0;
     while index < TILE_INDICES {
@@ -318,10 +319,6 @@ const BY_BIT: [Tile; 128] = {
     }
     table
 };
-
-/// Every tile up to double-twelve in index order: the tiles of a set whose
-/// highest half is `max_pip` are its first [`TileSet::full`]`(max_pip).len()`.
-pub(crate) const ALL: [Tile; TILE_INDICES as usize] = BY_INDEX;
 
 /// `SHOWING[v]`: every tile with a half equal to `v`.
 const SHOWING: [TileSet; MAX_PIP_LIMIT as usize + 1] = {
@@ -392,6 +389,9 @@ mod tests {
             assert_eq!(TileSet::DOUBLES.contains(tile), tile.is_double());
         }
         assert_eq!(TileSet::DOUBLES.len(), 13);
-        assert_eq!(&ALL[..28], &full.iter().take(28).collect::<Vec<_>>()[..]);
+        assert_eq!(
+            &BY_INDEX[..28],
+            &full.iter().take(28).collect::<Vec<_>>()[..]
+        );
     }
 }
