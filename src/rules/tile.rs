@@ -62,7 +62,8 @@ impl Tile {
     /// Whether one of the halves shows `pips`.
     #[must_use]
     pub const fn has(self, pips: u8) -> bool {
-        self.high == pips || self.low == pips
+        // `|`, not `||`: both comparisons, no branch.
+        (self.high == pips) | (self.low == pips)
     }
 
     /// The half opposite to one showing `pips` (for a tile that `has` it).
