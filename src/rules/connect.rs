@@ -50,8 +50,10 @@ impl Connect {
     pub const fn fits(self, tile: Tile, pips: u8) -> bool {
         match self {
             Connect::Equal => tile.has(pips),
+            // Bitwise, not short-circuit (no branch); a number above 7
+            // wraps to one no half shows.
             Connect::SumToSevenWithMatadors => {
-                is_matador(tile) || (pips >= 1 && pips <= 7 && tile.has(7 - pips))
+                is_matador(tile) | ((pips >= 1) & (pips <= 7) & tile.has(7u8.wrapping_sub(pips)))
             }
         }
     }

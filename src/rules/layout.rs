@@ -143,9 +143,10 @@ impl Layout {
             // end adds one to a prefix.
             let up_grown = !self.arms[End::Up].is_empty();
             let covered = self.long_sides_covered();
-            let up = up_grown || covered;
-            let down = !self.arms[End::Down].is_empty() || (up_grown && covered);
-            2 + u8::from(up) + u8::from(down && up)
+            // `|` and `&`, not `||` and `&&`: no branch on any of them.
+            let up = up_grown | covered;
+            let down = !self.arms[End::Down].is_empty() | (up_grown & covered);
+            2 + u8::from(up) + u8::from(down & up)
         };
         self.open_count = count;
         self.fitting = self.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
@@ -265,6 +266,15 @@ impl Layout {
             .take(usize::from(self.open_count))
     }
 
+    /// The number showing at every end, open or not, and how many ends
+    /// are open (the first ones of [`End::ALL`], at most four): legal-move
+    /// generation tests a tile against all four and masks out the closed
+    /// ones, so that it needs no branch per end.
+    #[must_use]
+    pub(crate) fn numbers_and_open_count(&self) -> (ByEnd<u8>, u8) {
+        (self.ends, self.open_count.min(4))
+    }
+
     /// Every tile that fits some open end now (none while the layout is
     /// empty: any tile may lead, unless the rules force one).
     #[must_use]
@@ -349,10 +359,12 @@ impl Layout {
     /// Places `tile`: as the lead when `end` is `None`, else on `end`, which
     /// it must fit (the caller has checked).
     pub(crate) fn place(&mut self, tile: Tile, end: Option<End>, geometry: Geometry) {
+        // Bitwise, not short-circuit: whether a tile is a double and which
+        // end it goes on are random, so branches on them are mispredicted.
         let becomes_spinner = |layout: &Layout| {
             tile.is_double()
-                && layout.spinner.is_none()
-                && match geometry.layout {
+                & layout.spinner.is_none()
+                & match geometry.layout {
                     LayoutRule::TwoEnds => false,
                     LayoutRule::FirstTileDoubleSpinner => layout.lead.is_none(),
                     LayoutRule::FirstDoubleSpinner | LayoutRule::Sniff => true,
@@ -370,7 +382,7 @@ impl Layout {
             Some(end) => {
                 let pips = self.ends[end];
                 let placed = geometry.connect.place(tile, pips);
-                if !end.is_short_side() && becomes_spinner(self) {
+                if !end.is_short_side() & becomes_spinner(self) {
                     self.spinner = Some(SpinnerAt::Arm {
                         end,
                         index: self.arms[end].len(),
