@@ -58,6 +58,29 @@ impl Connect {
         }
     }
 
+    /// The half a tile must show to fit an end showing `pips`, matadors
+    /// aside (see [`Connect::fits_every_end`]); `None` when only they fit.
+    /// With it, [`Connect::fits`] is: the tile shows that half, or fits
+    /// every end (a test holds the two equal for every tile and number).
+    #[must_use]
+    pub const fn touching_half(self, pips: u8) -> Option<u8> {
+        match self {
+            Connect::Equal => Some(pips),
+            Connect::SumToSevenWithMatadors if pips >= 1 && pips <= 7 => Some(7 - pips),
+            Connect::SumToSevenWithMatadors => None,
+        }
+    }
+
+    /// Whether `tile` fits every end whatever it shows (a matador under
+    /// sum-to-seven).
+    #[must_use]
+    pub const fn fits_every_end(self, tile: Tile) -> bool {
+        match self {
+            Connect::Equal => false,
+            Connect::SumToSevenWithMatadors => is_matador(tile),
+        }
+    }
+
     /// How `tile` lies when placed on an end showing `pips` (which it fits).
     #[must_use]
     pub const fn place(self, tile: Tile, pips: u8) -> Placed {
@@ -148,6 +171,12 @@ mod tests {
                         connect.fits(tile, pips),
                         connect.fitting(pips).contains(tile),
                         "{connect:?} {tile} on {pips}"
+                    );
+                    let by_half = connect.touching_half(pips).is_some_and(|h| tile.has(h));
+                    assert_eq!(
+                        connect.fits(tile, pips),
+                        by_half || connect.fits_every_end(tile),
+                        "{connect:?} {tile} on {pips}, by its halves"
                     );
                 }
             }

@@ -387,23 +387,16 @@ impl Game {
             out.extend(placeable.iter().map(|tile| Move::play(seat, tile, None)));
         } else {
             let connect = self.rules.connect;
-            let (numbers, open) = self.layout.numbers_and_open_count();
-            let open_ends = (1u8 << open) - 1;
             for tile in placeable.iter() {
-                // The open ends the tile fits, one bit each, worked out
-                // without a branch per end (all four are tested, the closed
-                // ones masked out): the loop below then branches on how
-                // many ends fit (almost always one), which a processor
-                // predicts, rather than on which, which it cannot.
-                let mut fits = 0u8;
-                for (bit, &pips) in numbers.values().enumerate() {
-                    fits |= u8::from(connect.fits(tile, pips)) << bit;
-                }
-                fits &= open_ends;
-                while fits != 0 {
-                    let end = End::ALL[fits.trailing_zeros() as usize & 3];
+                // The open ends the tile fits, one bit each, looked up
+                // rather than tested end by end: the loop below branches on
+                // how many ends fit (almost always one), which a processor
+                // predicts, not on which, which it cannot.
+                let mut fitting = self.layout.ends_fitting(tile, connect);
+                while fitting != 0 {
+                    let end = End::ALL[fitting.trailing_zeros() as usize & 3];
                     out.push(Move::play(seat, tile, Some(end)));
-                    fits &= fits - 1;
+                    fitting &= fitting - 1;
                 }
             }
         }

@@ -5,7 +5,7 @@ use super::connect::Connect;
 use super::end::{ByEnd, End};
 use super::errors::LayoutError;
 use super::options::LayoutRule;
-use super::tile::{Tile, TileSet};
+use super::tile::{MAX_PIP_LIMIT, Tile, TileSet};
 
 /// A tile on an arm, read outward from the lead.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -79,6 +79,12 @@ pub struct Layout {
     /// Every tile that fits some open end under the layout's connection
     /// rule (empty while the layout is empty), kept with `open_count`.
     fitting: TileSet,
+    /// For each number a half may show (0 to 12), the open ends a tile
+    /// showing it fits by that half, one bit each in [`End::ALL`] order
+    /// (matadors, which fit every end, aside), kept with `open_count`:
+    /// legal-move generation then finds the ends a tile fits by looking up
+    /// its two halves, with no test per end and so no branch on one.
+    ends_by_half: [u8; MAX_PIP_LIMIT as usize + 1],
 }
 
 impl Clone for Layout {
@@ -132,6 +138,7 @@ impl Layout {
         self.spinner = None;
         self.open_count = 0;
         self.fitting = TileSet::EMPTY;
+        self.ends_by_half = [0; MAX_PIP_LIMIT as usize + 1];
     }
 
     /// Works out `open_count` and `fitting` again after a change.
@@ -152,6 +159,16 @@ impl Layout {
         self.fitting = self.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
             set.or(connect.fitting(pips))
         });
+        let mut by_half = [0u8; MAX_PIP_LIMIT as usize + 1];
+        for (bit, (_, pips)) in self.open_ends().enumerate() {
+            let slot = connect
+                .touching_half(pips)
+                .and_then(|half| by_half.get_mut(usize::from(half)));
+            if let Some(slot) = slot {
+                *slot |= 1 << bit;
+            }
+        }
+        self.ends_by_half = by_half;
     }
 
     /// Shows `lead`'s halves on the long ends and, once there is a spinner,
@@ -266,13 +283,19 @@ impl Layout {
             .take(usize::from(self.open_count))
     }
 
-    /// The number showing at every end, open or not, and how many ends
-    /// are open (the first ones of [`End::ALL`], at most four): legal-move
-    /// generation tests a tile against all four and masks out the closed
-    /// ones, so that it needs no branch per end.
+    /// The open ends `tile` fits under `connect` (the layout's rule), one
+    /// bit each in [`End::ALL`] order: by looking up its halves, without a
+    /// test (or a branch) per end.
     #[must_use]
-    pub(crate) fn numbers_and_open_count(&self) -> (ByEnd<u8>, u8) {
-        (self.ends, self.open_count.min(4))
+    pub(crate) fn ends_fitting(&self, tile: Tile, connect: Connect) -> u8 {
+        let by = |half: u8| {
+            self.ends_by_half
+                .get(usize::from(half))
+                .copied()
+                .unwrap_or(0)
+        };
+        let every_end = (1u8 << self.open_count.min(4)) - 1;
+        by(tile.high()) | by(tile.low()) | (every_end * u8::from(connect.fits_every_end(tile)))
     }
 
     /// Every tile that fits some open end now (none while the layout is
