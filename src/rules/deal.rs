@@ -12,35 +12,29 @@ use super::tile::{TILE_INDICES, Tile, TileSet};
 /// The most seats any game has.
 pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
 
-/// A freshly dealt hand (its boneyard went to the caller's vector).
-pub struct Deal {
-    /// Each seat's tiles (seats beyond `players` are empty).
-    pub hands: [TileSet; MAX_SEATS],
-    /// The generator, positioned after the shuffle, for decisions by lot.
-    rng: ChaCha8Rng,
-}
-
 /// The generator for hand `hand_number` of the game seeded `seed`: the seed
 /// picks the ChaCha key and the hand number the stream, so every hand has
-/// its own independent, reproducible sequence.
-fn hand_rng(seed: u64, hand_number: u32) -> ChaCha8Rng {
+/// its own independent, reproducible sequence. The deal draws from it
+/// first, then a lead by lot.
+pub fn hand_rng(seed: u64, hand_number: u32) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(u64::from(hand_number));
     rng
 }
 
-/// Shuffles the set and deals `rules.hand_size` tiles to each seat in turn.
-/// The undealt tiles replace the contents of `boneyard`, **next to draw
-/// last** (so drawing is a `pop`); reusing the vector, a deal allocates
-/// nothing.
+/// Shuffles the set with `rng` (the hand's [`hand_rng`]) and deals
+/// `rules.hand_size` tiles to each seat in turn: each seat's tiles (seats
+/// beyond `players` empty). The undealt tiles replace the contents of
+/// `boneyard`, **next to draw last** (so drawing is a `pop`); reusing the
+/// vector, a deal allocates nothing. (The generator is the caller's, so
+/// that its few hundred bytes of buffered output are not moved out with
+/// the hands.)
 pub fn deal(
     rules: &Rules,
     players: u8,
-    seed: u64,
-    hand_number: u32,
+    rng: &mut ChaCha8Rng,
     boneyard: &mut Vec<Tile>,
-) -> Deal {
-    let mut rng = hand_rng(seed, hand_number);
+) -> [TileSet; MAX_SEATS] {
     // A set is the first tiles in index order, so the unshuffled set is a
     // prefix of every tile index. Indices are shuffled rather than tiles:
     // a shuffle's swaps depend only on the generator and the length, so
@@ -50,7 +44,7 @@ pub fn deal(
     let mut all = TILE_INDICES;
     let count = (rules.tile_set().len() as usize).min(all.len());
     let (tiles, _) = all.split_at_mut(count);
-    tiles.shuffle(&mut rng);
+    tiles.shuffle(rng);
     let (dealt, undealt) =
         tiles.split_at((usize::from(rules.hand_size) * usize::from(players)).min(tiles.len()));
     // Tile `i` goes to seat `i % players`: each hand gathered in one pass
@@ -66,16 +60,22 @@ pub fn deal(
     }
     boneyard.clear();
     boneyard.extend(undealt.iter().rev().map(|&index| Tile::at_index(index)));
-    Deal { hands, rng }
+    hands
 }
 
-impl Deal {
-    /// Who leads under `rule`, and the tile they must lead if it is forced.
-    pub fn lead(&mut self, rule: LeadRule, players: u8) -> (Seat, Option<Tile>) {
-        match forced_lead_for(rule, &self.hands[..usize::from(players)]) {
-            Some((seat, tile)) => (seat, Some(tile)),
-            None => (self.rng.random_range(0..players), None),
-        }
+/// Who leads under `rule` among `players` seats holding `hands`, and the
+/// tile they must lead if it is forced; a lead by lot draws from `rng`
+/// (after the deal).
+pub fn lead(
+    rule: LeadRule,
+    hands: &[TileSet; MAX_SEATS],
+    players: u8,
+    rng: &mut ChaCha8Rng,
+) -> (Seat, Option<Tile>) {
+    let dealt = hands.get(..usize::from(players)).unwrap_or(hands);
+    match forced_lead_for(rule, dealt) {
+        Some((seat, tile)) => (seat, Some(tile)),
+        None => (rng.random_range(0..players), None),
     }
 }
 
@@ -128,17 +128,17 @@ mod tests {
     fn deals_are_reproducible_and_differ_per_hand() {
         let rules = preset("muggins").expect("muggins").rules(2, None);
         let (mut yard_a, mut yard_b, mut yard_c) = (Vec::new(), Vec::new(), Vec::new());
-        let a = deal(&rules, 2, 42, 1, &mut yard_a);
-        let b = deal(&rules, 2, 42, 1, &mut yard_b);
-        let c = deal(&rules, 2, 42, 2, &mut yard_c);
-        assert_eq!(a.hands, b.hands);
+        let a = deal(&rules, 2, &mut hand_rng(42, 1), &mut yard_a);
+        let b = deal(&rules, 2, &mut hand_rng(42, 1), &mut yard_b);
+        let c = deal(&rules, 2, &mut hand_rng(42, 2), &mut yard_c);
+        assert_eq!(a, b);
         assert_eq!(yard_a, yard_b);
-        assert_ne!(a.hands, c.hands);
-        assert_eq!(a.hands[0].len(), 7);
-        assert_eq!(a.hands[1].len(), 7);
+        assert_ne!(a, c);
+        assert_eq!(a[0].len(), 7);
+        assert_eq!(a[1].len(), 7);
         assert_eq!(yard_a.len(), 14);
         let all: TileSet = yard_a.iter().copied().collect();
-        assert_eq!(all.or(a.hands[0]).or(a.hands[1]), rules.tile_set());
+        assert_eq!(all.or(a[0]).or(a[1]), rules.tile_set());
     }
 
     #[test]

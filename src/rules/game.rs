@@ -2,7 +2,7 @@
 //! hand and a match end is in [`settle`](super::settle); what one seat may
 //! see is in [`view`](super::view).
 
-use super::deal::{MAX_SEATS, deal};
+use super::deal::{MAX_SEATS, deal, hand_rng, lead};
 use super::end::End;
 use super::errors::{NoDraw, PlayError};
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
@@ -632,24 +632,19 @@ impl Game {
         went_out: Option<Seat>,
         sink: &mut S,
     ) {
-        let mut dealt = deal(
-            &self.rules,
-            self.players,
-            self.seed,
-            hand_number,
-            &mut self.boneyard,
-        );
+        let mut rng = hand_rng(self.seed, hand_number);
+        let hands = deal(&self.rules, self.players, &mut rng, &mut self.boneyard);
         let (leader, required_lead) = match (hand_number, self.rules.next_lead, went_out) {
             (1, _, _)
             | (_, NextLeadRule::FirstLead, _)
             | (_, NextLeadRule::WinnerElseFirstLead, None) => {
-                dealt.lead(self.rules.first_lead, self.players)
+                lead(self.rules.first_lead, &hands, self.players, &mut rng)
             }
             (_, NextLeadRule::WinnerElseFirstLead, Some(seat)) => (seat, None),
             (_, NextLeadRule::Rotate, _) => (self.next_seat(self.hand_leader), None),
         };
         self.hand_number = hand_number;
-        self.hands = dealt.hands;
+        self.hands = hands;
         self.layout.clear();
         self.history.clear();
         self.drew_this_turn = false;
