@@ -42,26 +42,23 @@ impl Connect {
         }
     }
 
-    /// Whether `tile` can be placed on an end showing `pips`: whether
-    /// [`Connect::fitting`] holds it, computed from the halves directly
-    /// because legal-move generation asks once per tile and end (a test
-    /// holds the two equal for every tile and number).
+    /// Whether `tile` can be placed on an end showing `pips`: it fits every
+    /// end, or shows the [`Connect::touching_half`] (the same answer as
+    /// whether [`Connect::fitting`] holds it: a test holds the two equal for
+    /// every tile and number).
     #[must_use]
     pub const fn fits(self, tile: Tile, pips: u8) -> bool {
-        match self {
-            Connect::Equal => tile.has(pips),
-            // Bitwise, not short-circuit (no branch); a number above 7
-            // wraps to one no half shows.
-            Connect::SumToSevenWithMatadors => {
-                is_matador(tile) | ((pips >= 1) & (pips <= 7) & tile.has(7u8.wrapping_sub(pips)))
+        self.fits_every_end(tile)
+            || match self.touching_half(pips) {
+                Some(half) => tile.has(half),
+                None => false,
             }
-        }
     }
 
     /// The half a tile must show to fit an end showing `pips`, matadors
     /// aside (see [`Connect::fits_every_end`]); `None` when only they fit.
-    /// With it, [`Connect::fits`] is: the tile shows that half, or fits
-    /// every end (a test holds the two equal for every tile and number).
+    /// The layout keeps, per half, the open ends it fits, so that legal
+    /// moves look a tile's ends up by its halves.
     #[must_use]
     pub const fn touching_half(self, pips: u8) -> Option<u8> {
         match self {
@@ -174,7 +171,7 @@ mod tests {
                     );
                     let by_half = connect.touching_half(pips).is_some_and(|h| tile.has(h));
                     assert_eq!(
-                        connect.fits(tile, pips),
+                        connect.fitting(pips).contains(tile),
                         by_half || connect.fits_every_end(tile),
                         "{connect:?} {tile} on {pips}, by its halves"
                     );
