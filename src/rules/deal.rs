@@ -2,7 +2,6 @@
 //! seed and the hand number.
 
 use rand::rngs::ChaCha8Rng;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::moves::Seat;
@@ -44,7 +43,7 @@ pub fn deal(
     let mut all = TILE_INDICES;
     let count = (rules.tile_set().len() as usize).min(all.len());
     let (tiles, _) = all.split_at_mut(count);
-    tiles.shuffle(rng);
+    shuffle(tiles, rng);
     let (dealt, undealt) =
         tiles.split_at((usize::from(rules.hand_size) * usize::from(players)).min(tiles.len()));
     // Tile `i` goes to seat `i % players`: each hand gathered in one pass
@@ -62,6 +61,117 @@ pub fn deal(
     boneyard.extend(undealt.iter().rev().map(|&index| Tile::at_index(index)));
     hands
 }
+
+/// Shuffles `tiles` with `rng` exactly as `rand`'s `SliceRandom::shuffle`
+/// does (Durstenfeld's Fisher–Yates, position `i` swapped with a uniform
+/// position in `0..=i`, the positions drawn several to a 32-bit sample), so
+/// that a seed deals what it always has, and no longer depends on `rand`
+/// keeping its shuffle. Which steps a sample serves is known per position,
+/// so it comes from a table ([`SHUFFLE_STEPS`]), and each step's position
+/// is worked out from the sample by multiplications of its own: `rand`
+/// divides the sample down step after step (two divisions a position, each
+/// waiting for the last), which was most of the deal's time.
+fn shuffle(tiles: &mut [u8], rng: &mut ChaCha8Rng) {
+    let count = tiles.len().min(SHUFFLE_STEPS.len());
+    // Position 0 swaps with itself: no draw (as `rand` has it).
+    let mut sample = 0u32;
+    // A range, not `iter().enumerate()` over the steps: the position
+    // indexes both the steps and the tiles, and with the iterator adapters
+    // the loop kept its state in memory (about 35 more instructions a hand).
+    #[expect(clippy::needless_range_loop)]
+    for i in 1..count {
+        let step = SHUFFLE_STEPS[i];
+        if step.bound != 0 {
+            sample = rng.random_range(..step.bound);
+        }
+        // `position <= i` by construction; `min` keeps the swap in bounds
+        // for the compiler without a branch.
+        tiles.swap(i, (step.position(sample) as usize).min(i));
+    }
+}
+
+/// What the shuffle does at one position `i`.
+#[derive(Clone, Copy)]
+struct ShuffleStep {
+    /// `i + 1`: the number of positions `i` may swap with.
+    positions: u32,
+    /// Nonzero where a new 32-bit sample is drawn, uniform below this
+    /// bound: the product of the `positions` of the steps it serves.
+    bound: u32,
+    /// `⌈2⁶⁴ / d⌉` for `d` the product of the `positions` of the earlier
+    /// steps the same sample serves (0 for the step that draws it, where
+    /// `d` is 1): the step's position is `(sample / d) % positions`.
+    by_earlier: u64,
+    /// `⌈2⁶⁴ / positions⌉`.
+    by_positions: u64,
+}
+
+impl ShuffleStep {
+    /// The position this step swaps with: `(sample / d) % positions`, as
+    /// `rand` gets it by taking the remainder and dividing, step by step.
+    /// A 32-bit value's quotient and remainder by a divisor `d ≥ 2` are
+    /// multiplications by `⌈2⁶⁴ / d⌉` (Lemire, Kaser and Kurz, "Faster
+    /// remainder by direct computation", 2019: exact for every 32-bit
+    /// value).
+    fn position(self, sample: u32) -> u32 {
+        let quotient = if self.by_earlier == 0 {
+            sample
+        } else {
+            mul_high(self.by_earlier, u64::from(sample)) as u32
+        };
+        let fraction = self.by_positions.wrapping_mul(u64::from(quotient));
+        mul_high(fraction, u64::from(self.positions)) as u32
+    }
+}
+
+/// The high 64 bits of `a × b`.
+fn mul_high(a: u64, b: u64) -> u64 {
+    ((u128::from(a) * u128::from(b)) >> 64) as u64
+}
+
+/// `⌈2⁶⁴ / d⌉` for `d ≥ 2`.
+const fn reciprocal(d: u64) -> u64 {
+    u64::MAX / d + 1
+}
+
+/// The shuffle's steps for every position of the largest set: a sample is
+/// drawn below the product of as many consecutive `positions` as fit in 32
+/// bits, and serves those steps, as `rand`'s `IncreasingUniform` does.
+const SHUFFLE_STEPS: [ShuffleStep; TILE_INDICES.len()] = {
+    let mut steps = [ShuffleStep {
+        positions: 1,
+        bound: 0,
+        by_earlier: 0,
+        by_positions: 0,
+    }; TILE_INDICES.len()];
+    let mut i = 1;
+    while i < steps.len() {
+        // A new sample: the product of positions from i + 1 on while it
+        // fits in 32 bits.
+        let first = i as u64 + 1;
+        let mut bound = first;
+        let mut served = 1;
+        while bound * (first + served) <= u32::MAX as u64 {
+            bound *= first + served;
+            served += 1;
+        }
+        let mut earlier = 1;
+        let mut k = 0;
+        while k < served && i + (k as usize) < steps.len() {
+            let positions = first + k;
+            steps[i + k as usize] = ShuffleStep {
+                positions: positions as u32,
+                bound: if k == 0 { bound as u32 } else { 0 },
+                by_earlier: if k == 0 { 0 } else { reciprocal(earlier) },
+                by_positions: reciprocal(positions),
+            };
+            earlier *= positions;
+            k += 1;
+        }
+        i += served as usize;
+    }
+    steps
+};
 
 /// Who leads under `rule` among `players` seats holding `hands`, and the
 /// tile they must lead if it is forced; a lead by lot draws from `rng`
@@ -123,6 +233,55 @@ pub fn forced_lead(hands: &[TileSet]) -> (Seat, Tile) {
 mod tests {
     use super::*;
     use crate::rules::presets::preset;
+    use rand::seq::SliceRandom;
+
+    /// The deal's shuffle permutes as `rand`'s does, for every length up
+    /// to the largest set and many generators, and leaves each generator
+    /// where `rand`'s leaves it.
+    #[test]
+    fn shuffle_matches_rands_shuffle() {
+        for seed in 0..300 {
+            for len in 0..=TILE_INDICES.len() {
+                let mut ours = TILE_INDICES;
+                let mut theirs = TILE_INDICES;
+                let (mut ours_rng, mut theirs_rng) = (hand_rng(seed, 7), hand_rng(seed, 7));
+                shuffle(&mut ours[..len], &mut ours_rng);
+                theirs[..len].shuffle(&mut theirs_rng);
+                assert_eq!(ours, theirs, "seed {seed}, {len} tiles");
+                assert_eq!(ours_rng.random::<u64>(), theirs_rng.random::<u64>());
+            }
+        }
+    }
+
+    /// Each step's position is `(sample / d) % positions`, worked out
+    /// exactly, at the samples where the multiplications could go wrong
+    /// and at random ones.
+    #[test]
+    fn shuffle_positions_are_exact() {
+        let mut rng = hand_rng(3, 3);
+        let mut earlier = 1u64;
+        for step in SHUFFLE_STEPS.iter().skip(1) {
+            if step.bound != 0 {
+                earlier = 1;
+            }
+            let (d, p) = (earlier, u64::from(step.positions));
+            let edges = [0, 1, d - 1, d, d + 1, d * p - 1, d * p, u64::from(u32::MAX)];
+            let random = (0..2000).map(|_| u64::from(rng.random::<u32>()));
+            for sample in edges
+                .into_iter()
+                .chain(random)
+                .filter(|&s| s <= u64::from(u32::MAX))
+            {
+                let expected = (sample / d % p) as u32;
+                assert_eq!(
+                    step.position(sample as u32),
+                    expected,
+                    "{sample} / {d} % {p}"
+                );
+            }
+            earlier *= p;
+        }
+    }
 
     #[test]
     fn deals_are_reproducible_and_differ_per_hand() {

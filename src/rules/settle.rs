@@ -78,18 +78,27 @@ impl Game {
         });
     }
 
-    /// Pips left in each seat's hand.
-    fn pips_by_seat(&self) -> Vec<u32> {
-        (0..self.players)
-            .map(|seat| self.hand(seat).pips())
-            .collect()
+    /// Pips left in each seat's hand (0 for seats beyond the table),
+    /// worked out once per hand's end for everything that settles it.
+    fn pips_left(&self) -> PipsLeft {
+        let mut pips = [0; MAX_SEATS];
+        for (slot, hand) in pips
+            .iter_mut()
+            .zip(&self.hands)
+            .take(usize::from(self.players))
+        {
+            *slot = hand.pips();
+        }
+        pips
     }
 
     /// The side with strictly the fewest pips (sum over its seats).
-    fn fewest_pips_side(&self) -> Option<Side> {
+    fn fewest_pips_side(&self, pips: &PipsLeft) -> Option<Side> {
         let mut totals = [0u32; MAX_SEATS];
-        for seat in 0..self.players {
-            totals[usize::from(self.side_of(seat))] += self.hand(seat).pips();
+        for (seat, &seat_pips) in (0..self.players).zip(pips) {
+            if let Some(total) = totals.get_mut(usize::from(self.side_of(seat))) {
+                *total += seat_pips;
+            }
         }
         unique_min(&totals[..usize::from(self.sides())])
     }
@@ -111,20 +120,22 @@ impl Game {
 
     /// The side that won a hand ending in `end`: the seat that went out or
     /// closed; when blocked, the fish maker under penalty scoring, else the
-    /// side with the fewest pips (none on a tie).
-    fn hand_winner(&self, end: HandEnd) -> Option<Side> {
+    /// side with the fewest pips (none on a tie). `pips`: the
+    /// [`Game::pips_left`].
+    fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),
             (None, Settlement::PenaltyOwnPips) => Some(self.side_of(self.last_placer())),
-            (None, _) => self.fewest_pips_side(),
+            (None, _) => self.fewest_pips_side(pips),
         }
     }
 
     /// What a hand ending in `end`, won by `winner` (its
-    /// [`Game::hand_winner`]), credits, side by side.
-    fn settle(&self, end: HandEnd, winner: Option<Side>) -> Credits {
+    /// [`Game::hand_winner`]), credits, side by side, with `pips` the
+    /// [`Game::pips_left`].
+    fn settle(&self, end: HandEnd, winner: Option<Side>, pips: &PipsLeft) -> Credits {
         let rules = &self.rules;
-        let pips = |seat: Seat| self.hand(seat).pips();
+        let pips = |seat: Seat| pips.get(usize::from(seat)).copied().unwrap_or(0);
         let to_points = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
         let reason = match end {
             HandEnd::Domino(_) => ScoreReason::Domino,
@@ -197,7 +208,8 @@ impl Game {
 
     /// What a hand ending in `end` would credit `side` in all.
     pub(super) fn settlement_for(&self, side: Side, end: HandEnd) -> i32 {
-        self.settle(end, self.hand_winner(end))
+        let pips = self.pips_left();
+        self.settle(end, self.hand_winner(end, &pips), &pips)
             .iter()
             .filter(|credit| credit.side == side)
             .map(|credit| credit.points)
@@ -215,9 +227,10 @@ impl Game {
     ) {
         // The turn ends with the hand (a draw just before a block included).
         self.drew_this_turn = false;
-        let winner = self.hand_winner(end);
+        let pips = self.pips_left();
+        let winner = self.hand_winner(end, &pips);
         let credits: Credits = self
-            .settle(end, winner)
+            .settle(end, winner, &pips)
             .iter()
             .filter(|credit| credit.points != 0)
             .collect();
@@ -232,7 +245,10 @@ impl Game {
             end,
             winner,
             last_placer: self.last_placer_if_any(),
-            pips: self.pips_by_seat(),
+            pips: pips
+                .get(..usize::from(self.players))
+                .unwrap_or(&pips)
+                .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
             layout: Box::new(self.layout.clone()),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
@@ -271,6 +287,9 @@ impl Game {
         self.start_hand(self.hand_number + 1, end.seat(), sink);
     }
 }
+
+/// Pips left in each seat's hand at a hand's end.
+type PipsLeft = [u32; MAX_SEATS];
 
 /// One entry of a hand's settlement.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
