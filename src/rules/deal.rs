@@ -11,12 +11,24 @@ use super::tile::{TILE_INDICES, Tile, TileSet};
 /// The most seats any game has.
 pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
 
-/// The generator for hand `hand_number` of the game seeded `seed`: the seed
-/// picks the ChaCha key and the hand number the stream, so every hand has
-/// its own independent, reproducible sequence. The deal draws from it
-/// first, then a lead by lot.
-pub fn hand_rng(seed: u64, hand_number: u32) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+/// The ChaCha key of the game seeded `seed`: the seed expanded as
+/// `SeedableRng::seed_from_u64` expands it. A game keeps it, so that each
+/// hand's generator starts from it without expanding the seed again.
+#[must_use]
+pub fn hand_key(seed: u64) -> HandKey {
+    ChaCha8Rng::seed_from_u64(seed).get_seed()
+}
+
+/// A game's ChaCha key (see [`hand_key`]).
+pub type HandKey = [u8; 32];
+
+/// The generator for hand `hand_number` of the game whose [`hand_key`] is
+/// `key`: the seed picks the ChaCha key and the hand number the stream, so
+/// every hand has its own independent, reproducible sequence. The deal
+/// draws from it first, then a lead by lot.
+#[must_use]
+pub fn hand_rng(key: &HandKey, hand_number: u32) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::from_seed(*key);
     rng.set_stream(u64::from(hand_number));
     rng
 }
@@ -235,6 +247,22 @@ mod tests {
     use crate::rules::presets::preset;
     use rand::seq::SliceRandom;
 
+    /// A hand's generator from the game's key is the seed's generator on
+    /// the hand's stream (so keeping the key deals what the seed did).
+    #[test]
+    fn a_hands_generator_is_the_seeds_on_the_hands_stream() {
+        for seed in [0, 1, 42, u64::MAX] {
+            for hand in [1, 2, 500] {
+                let mut from_seed = ChaCha8Rng::seed_from_u64(seed);
+                from_seed.set_stream(u64::from(hand));
+                let mut from_key = hand_rng(&hand_key(seed), hand);
+                for _ in 0..100 {
+                    assert_eq!(from_seed.random::<u32>(), from_key.random::<u32>());
+                }
+            }
+        }
+    }
+
     /// The deal's shuffle permutes as `rand`'s does, for every length up
     /// to the largest set and many generators, and leaves each generator
     /// where `rand`'s leaves it.
@@ -244,7 +272,8 @@ mod tests {
             for len in 0..=TILE_INDICES.len() {
                 let mut ours = TILE_INDICES;
                 let mut theirs = TILE_INDICES;
-                let (mut ours_rng, mut theirs_rng) = (hand_rng(seed, 7), hand_rng(seed, 7));
+                let (mut ours_rng, mut theirs_rng) =
+                    (hand_rng(&hand_key(seed), 7), hand_rng(&hand_key(seed), 7));
                 shuffle(&mut ours[..len], &mut ours_rng);
                 theirs[..len].shuffle(&mut theirs_rng);
                 assert_eq!(ours, theirs, "seed {seed}, {len} tiles");
@@ -258,7 +287,7 @@ mod tests {
     /// and at random ones.
     #[test]
     fn shuffle_positions_are_exact() {
-        let mut rng = hand_rng(3, 3);
+        let mut rng = hand_rng(&hand_key(3), 3);
         let mut earlier = 1u64;
         for step in SHUFFLE_STEPS.iter().skip(1) {
             if step.bound != 0 {
@@ -287,9 +316,9 @@ mod tests {
     fn deals_are_reproducible_and_differ_per_hand() {
         let rules = preset("muggins").expect("muggins").rules(2, None);
         let (mut yard_a, mut yard_b, mut yard_c) = (Vec::new(), Vec::new(), Vec::new());
-        let a = deal(&rules, 2, &mut hand_rng(42, 1), &mut yard_a);
-        let b = deal(&rules, 2, &mut hand_rng(42, 1), &mut yard_b);
-        let c = deal(&rules, 2, &mut hand_rng(42, 2), &mut yard_c);
+        let a = deal(&rules, 2, &mut hand_rng(&hand_key(42), 1), &mut yard_a);
+        let b = deal(&rules, 2, &mut hand_rng(&hand_key(42), 1), &mut yard_b);
+        let c = deal(&rules, 2, &mut hand_rng(&hand_key(42), 2), &mut yard_c);
         assert_eq!(a, b);
         assert_eq!(yard_a, yard_b);
         assert_ne!(a, c);

@@ -26,33 +26,34 @@ pub const fn in_play_points(scoring: InPlayScoring, total: u32) -> u32 {
     if total == 0 {
         return 0;
     }
-    let fives = total % 5 == 0;
-    let threes = total % 3 == 0;
+    // Each arm tests only what it needs: testing both multiples up front
+    // cost every placement a division by 3 under the fives rules.
     match scoring {
         InPlayScoring::None => 0,
         InPlayScoring::FivesFace => {
-            if fives {
+            if total % 5 == 0 {
                 total
             } else {
                 0
             }
         }
         InPlayScoring::FivesFifths => {
-            if fives {
+            if total % 5 == 0 {
                 total / 5
             } else {
                 0
             }
         }
         InPlayScoring::ThreesThirds => {
-            if threes {
+            if total % 3 == 0 {
                 total / 3
             } else {
                 0
             }
         }
         InPlayScoring::FivesAndThrees => {
-            (if fives { total / 5 } else { 0 }) + (if threes { total / 3 } else { 0 })
+            (if total % 5 == 0 { total / 5 } else { 0 })
+                + (if total % 3 == 0 { total / 3 } else { 0 })
         }
     }
 }

@@ -1,7 +1,7 @@
 //! An unvalidated state, as received from a client, and the one checked
 //! constructor that turns it into a [`Game`].
 
-use super::deal::{MAX_SEATS, forced_lead_for};
+use super::deal::{MAX_SEATS, forced_lead_for, hand_key};
 use super::end::{ByEnd, End};
 use super::errors::{SeatRole, SetupError, TilePlace};
 use super::events::Outcome;
@@ -167,6 +167,7 @@ impl Game {
             rules: setup.rules,
             players,
             seed: setup.seed,
+            hand_key: hand_key(setup.seed),
             hand_number: setup.hand_number,
             hands,
             boneyard,

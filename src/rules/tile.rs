@@ -175,11 +175,9 @@ impl TileSet {
     /// more, which is no tile's, adds nothing).
     #[must_use]
     pub(crate) const fn with_index(self, index: u8) -> TileSet {
-        if (index as u32) < TILE_COUNT {
-            TileSet(self.0 | 1u128 << index)
-        } else {
-            self
-        }
+        // A looked-up bit, not a 128-bit shift (several instructions and
+        // two conditional moves): the deal sets a bit per tile dealt.
+        TileSet(self.0 | BIT_BY_INDEX[index as usize])
     }
 
     /// The set with `tile` added (for constant sets).
@@ -350,6 +348,19 @@ const BY_INDEX: [Tile; TILE_COUNT as usize] = {
     let mut index = 0;
     while index < TILE_COUNT {
         table[index as usize] = Tile::search_index(index);
+        index += 1;
+    }
+    table
+};
+
+/// The bit of each tile index, 0 for the indices 91 to 255 (no tile's),
+/// for [`TileSet::with_index`] (only the first 91 entries are ever read
+/// in play, so the table takes little cache).
+const BIT_BY_INDEX: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut index = 0;
+    while index < TILE_COUNT as usize {
+        table[index] = 1u128 << index;
         index += 1;
     }
     table
