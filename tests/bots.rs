@@ -80,7 +80,10 @@ proptest! {
         let view = game.view(seat).expect("seat");
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 1);
         let world = view.knowledge().sample(&mut rng).expect("the true deal is consistent");
-        prop_assert!(Game::from_setup(Setup::from(&world)).is_ok(), "a valid state");
+        // A valid state, and exactly the game it describes: nothing of the
+        // real game (such as what the real seed deals next) stays behind.
+        let described = Game::from_setup(Setup::from(&world));
+        prop_assert!(described.as_ref().is_ok_and(|described| *described == world), "{:?}", described.err());
         let seen = world.view(seat).expect("seat");
         prop_assert_eq!(seen.hand(), view.hand());
         prop_assert_eq!(seen.layout(), view.layout());

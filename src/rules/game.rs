@@ -60,7 +60,8 @@ pub struct Game {
     pub(super) seed: u64,
     /// The seed's ChaCha key ([`hand_key`]), worked out once: each hand's
     /// generator starts from it (expanding the seed took about 1% of a
-    /// random hand).
+    /// random hand). Set only with `seed` (at construction and by
+    /// [`Game::reseed`]).
     pub(super) hand_key: HandKey,
     /// Current hand, from 1.
     pub(super) hand_number: u32,
@@ -233,6 +234,14 @@ impl Game {
     #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Replaces the seed later hands are dealt from, and its key with it
+    /// (the one way to change it after construction, so that the two never
+    /// disagree).
+    pub(super) fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.hand_key = hand_key(seed);
     }
 
     /// The current hand, from 1.

@@ -330,7 +330,7 @@ impl<'a> Knowledge<'a> {
         sampled.hands = hands;
         // (Drawing pops from the back: the next tile to draw is last.)
         sampled.boneyard = boneyard.iter().rev().copied().collect();
-        sampled.seed = rng.random();
+        sampled.reseed(rng.random());
         for entry in &mut sampled.history {
             if entry.mv.seat != me {
                 entry.drawn = None;
