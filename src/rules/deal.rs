@@ -82,7 +82,7 @@ pub fn deal(
 /// so it comes from a table ([`SHUFFLE_STEPS`]), and each step's position
 /// is worked out from the sample by multiplications of its own: `rand`
 /// divides the sample down step after step (two divisions a position, each
-/// waiting for the last), which was most of the deal's time.
+/// waiting for the last), which was about a third of the deal's time.
 fn shuffle(tiles: &mut [u8], rng: &mut ChaCha8Rng) {
     let count = tiles.len().min(SHUFFLE_STEPS.len());
     // Position 0 swaps with itself: no draw (as `rand` has it).
