@@ -30,15 +30,17 @@ pub const fn is_matador(tile: Tile) -> bool {
 }
 
 impl Connect {
-    /// Every tile that fits an end showing `pips`.
+    /// Every tile that fits an end showing `pips`: those that fit every
+    /// end and those showing the [`Connect::touching_half`].
     #[must_use]
     pub const fn fitting(self, pips: u8) -> TileSet {
-        match self {
-            Connect::Equal => TileSet::showing(pips),
-            Connect::SumToSevenWithMatadors => match 7u8.checked_sub(pips) {
-                Some(touch) if pips >= 1 => MATADORS.or(TileSet::showing(touch)),
-                _ => MATADORS,
-            },
+        let every_end = match self {
+            Connect::Equal => TileSet::EMPTY,
+            Connect::SumToSevenWithMatadors => MATADORS,
+        };
+        match self.touching_half(pips) {
+            Some(half) => every_end.or(TileSet::showing(half)),
+            None => every_end,
         }
     }
 

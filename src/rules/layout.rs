@@ -141,7 +141,8 @@ impl Layout {
         self.ends_by_half = [0; MAX_PIP_LIMIT as usize + 1];
     }
 
-    /// Works out `open_count` and `fitting` again after a change.
+    /// Works out `open_count`, `fitting` and `ends_by_half` again after a
+    /// change.
     fn refresh(&mut self, connect: Connect) {
         let count = if self.lead.is_none() {
             0
