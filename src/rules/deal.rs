@@ -4,6 +4,8 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
+pub use super::hand_rng::{HandKey, HandRng};
+
 use super::moves::Seat;
 use super::options::{LeadRule, Rules};
 use super::tile::{TILE_INDICES, Tile, TileSet};
@@ -19,18 +21,15 @@ pub fn hand_key(seed: u64) -> HandKey {
     ChaCha8Rng::seed_from_u64(seed).get_seed()
 }
 
-/// A game's ChaCha key (see [`hand_key`]).
-pub type HandKey = [u8; 32];
-
 /// The generator for hand `hand_number` of the game whose [`hand_key`] is
 /// `key`: the seed picks the ChaCha key and the hand number the stream, so
 /// every hand has its own independent, reproducible sequence. The deal
-/// draws from it first, then a lead by lot.
+/// draws from it first, then a lead by lot. Its output is that of
+/// `ChaCha8Rng::from_seed(*key)` on stream `hand_number` (see
+/// [`HandRng`]).
 #[must_use]
-pub fn hand_rng(key: &HandKey, hand_number: u32) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::from_seed(*key);
-    rng.set_stream(u64::from(hand_number));
-    rng
+pub fn hand_rng(key: &HandKey, hand_number: u32) -> HandRng {
+    HandRng::new(key, u64::from(hand_number))
 }
 
 /// Shuffles the set with `rng` (the hand's [`hand_rng`]) and deals
@@ -43,7 +42,7 @@ pub fn hand_rng(key: &HandKey, hand_number: u32) -> ChaCha8Rng {
 pub fn deal(
     rules: &Rules,
     players: u8,
-    rng: &mut ChaCha8Rng,
+    rng: &mut HandRng,
     boneyard: &mut Vec<Tile>,
 ) -> [TileSet; MAX_SEATS] {
     // A set is the first tiles in index order, so the unshuffled set is a
@@ -83,7 +82,7 @@ pub fn deal(
 /// is worked out from the sample by multiplications of its own: `rand`
 /// divides the sample down step after step (two divisions a position, each
 /// waiting for the last), which was about a third of the deal's time.
-fn shuffle(tiles: &mut [u8], rng: &mut ChaCha8Rng) {
+fn shuffle(tiles: &mut [u8], rng: &mut HandRng) {
     let count = tiles.len().min(SHUFFLE_STEPS.len());
     // Position 0 swaps with itself: no draw (as `rand` has it).
     let mut sample = 0u32;
@@ -192,7 +191,7 @@ pub fn lead(
     rule: LeadRule,
     hands: &[TileSet; MAX_SEATS],
     players: u8,
-    rng: &mut ChaCha8Rng,
+    rng: &mut HandRng,
 ) -> (Seat, Option<Tile>) {
     let dealt = hands.get(..usize::from(players)).unwrap_or(hands);
     match forced_lead_for(rule, dealt) {

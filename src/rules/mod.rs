@@ -10,6 +10,7 @@
 //! - [`layout`]: the tiles on the table and their open ends.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
 //! - [`deal`]: seeded, reproducible dealing and forced leads.
+//! - [`hand_rng`]: the generator a hand is dealt from ([`HandRng`]).
 //! - [`moves`], [`events`]: what a seat does and what then happens.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
@@ -30,6 +31,7 @@ pub mod end;
 pub mod errors;
 pub mod events;
 pub mod game;
+pub mod hand_rng;
 pub mod knowledge;
 pub mod layout;
 pub mod moves;
@@ -47,6 +49,7 @@ pub use end::{ByEnd, End};
 pub use errors::{LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace};
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 pub use game::{Game, HistoryEntry, Report};
+pub use hand_rng::HandRng;
 pub use knowledge::Knowledge;
 pub use layout::{Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
