@@ -188,16 +188,15 @@ impl Layout {
             2 + u8::from(up) + u8::from(down & up)
         };
         self.open_count = count;
-        self.fitting = self.open_ends().fold(TileSet::EMPTY, |set, (_, pips)| {
-            set.or(connect.fitting(pips))
-        });
-        // Built in registers and stored whole: built a byte at a time on
-        // the stack, its copy into the layout waited for those byte stores
-        // (a load spanning several smaller stores is not forwarded from
-        // them), which `perf` showed as the most sampled instruction of a
-        // hand.
+        // The table of ends by half is built in registers and stored whole:
+        // built a byte at a time on the stack, its copy into the layout
+        // waited for those byte stores (a load spanning several smaller
+        // stores is not forwarded from them), which `perf` showed as the
+        // most sampled instruction of a hand.
+        let mut fitting = TileSet::EMPTY;
         let (mut low, mut high) = (0u64, 0u64);
         for (bit, (_, pips)) in self.open_ends().enumerate() {
+            fitting = fitting.or(connect.fitting(pips));
             if let Some(half) = connect.touching_half(pips) {
                 let shift = 8 * u32::from(half);
                 if shift < 64 {
@@ -207,6 +206,7 @@ impl Layout {
                 }
             }
         }
+        self.fitting = fitting;
         self.ends_by_half = (u128::from(high) << 64 | u128::from(low)).to_le_bytes();
     }
 
