@@ -120,6 +120,26 @@ struct Played {
     line: String,
 }
 
+/// How long connecting to an external bot may take before the arena gives
+/// up on it.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A client of the external bot at `url`, connected within
+/// [`CONNECT_TIMEOUT`].
+async fn connect(url: &str) -> Result<BotServiceClient<tonic::transport::Channel>, String> {
+    let endpoint = tonic::transport::Endpoint::from_shared(url.to_owned())
+        .map_err(|e| e.to_string())?
+        .connect_timeout(CONNECT_TIMEOUT);
+    match tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect()).await {
+        Ok(Ok(channel)) => Ok(BotServiceClient::new(channel)),
+        Ok(Err(error)) => Err(error.to_string()),
+        Err(_) => Err(format!(
+            "no connection within {} s",
+            CONNECT_TIMEOUT.as_secs()
+        )),
+    }
+}
+
 /// An external bot's connection, for one thread.
 struct Remote {
     /// The runtime its calls run on.
@@ -162,7 +182,7 @@ impl Arena {
                     let mut remotes: [Option<Remote>; 2] = [None, None];
                     for (remote, player) in remotes.iter_mut().zip(pairing) {
                         if let Player::External(url) = player {
-                            match runtime.block_on(BotServiceClient::connect(url.clone())) {
+                            match runtime.block_on(connect(url)) {
                                 Ok(client) => {
                                     *remote = Some(Remote {
                                         runtime: runtime.handle().clone(),

@@ -101,6 +101,30 @@ struct Cli {
     /// ask for less), so that no caller can pin a core.
     #[arg(long, env = "PIPS_MAX_SUGGEST_MS", default_value_t = 200)]
     max_suggest_ms: u64,
+    /// Threads of the work pool where `SuggestMove` searches and long
+    /// replays run, below the priority of the threads that serve
+    /// connections. Default: one per core.
+    #[arg(long, env = "PIPS_WORK_THREADS")]
+    work_threads: Option<usize>,
+    /// Calls that may wait for a work-pool thread, beyond one running on
+    /// each; more are refused at once (RESOURCE_EXHAUSTED,
+    /// ERROR_REASON_OVERLOADED). One connection may hold a quarter of the
+    /// pool's threads and queue. Default: four per thread.
+    #[arg(long, env = "PIPS_WORK_QUEUE")]
+    work_queue: Option<usize>,
+    /// Calls of one connection that may wait for their bodies at once (its
+    /// share of --max-waiting-bodies).
+    #[arg(
+        long,
+        env = "PIPS_MAX_WAITING_BODIES_PER_CONNECTION",
+        default_value_t = 16
+    )]
+    max_waiting_bodies_per_connection: usize,
+    /// Bytes of large answers (over 64 KiB, such as long replays) that may
+    /// wait to be written, server-wide; one connection may hold an eighth.
+    /// An answer beyond either is refused (RESOURCE_EXHAUSTED).
+    #[arg(long, env = "PIPS_MAX_ANSWER_BYTES", default_value_t = 64 * 1024 * 1024)]
+    max_answer_bytes: usize,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -240,6 +264,11 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         ("--max-request-bytes", cli.max_request_bytes),
         ("--max-waiting-bodies", cli.max_waiting_bodies),
         ("--max-connections", cli.max_connections.unwrap_or(1)),
+        ("--work-threads", cli.work_threads.unwrap_or(1)),
+        (
+            "--max-waiting-bodies-per-connection",
+            cli.max_waiting_bodies_per_connection,
+        ),
         (
             "--max-streams-per-connection",
             usize::try_from(cli.max_streams_per_connection).unwrap_or(1),
@@ -256,6 +285,12 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
             Some(pips::server::tls::config(&read(cert)?, &read(key)?)?)
         }
         _ => None,
+    };
+    let machine = pips::service::pool::PoolSize::for_this_machine();
+    let threads = cli.work_threads.unwrap_or(machine.threads);
+    let work_pool = pips::service::pool::PoolSize {
+        threads,
+        queue: cli.work_queue.unwrap_or(4 * threads),
     };
     let cors_origins = cli
         .cors_origins
@@ -276,6 +311,9 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         idle_timeout: Duration::from_secs(cli.idle_timeout_secs.max(1)),
         keepalive_interval: Duration::from_secs(cli.keepalive_secs.max(1)),
         max_suggest: Duration::from_millis(cli.max_suggest_ms),
+        work_pool,
+        max_waiting_bodies_per_connection: cli.max_waiting_bodies_per_connection,
+        max_answer_bytes: cli.max_answer_bytes,
         tls,
         ..pips::server::Config::default()
     })
@@ -389,7 +427,10 @@ async fn main() -> std::process::ExitCode {
         match TcpListener::bind(addr).await {
             Ok(metrics) => {
                 tracing::info!(%addr, "metrics at /metrics");
-                tokio::spawn(pips::metrics::serve(metrics, std::future::pending()));
+                let config = config.clone();
+                tokio::spawn(async move {
+                    pips::server::serve_metrics(metrics, &config, std::future::pending()).await;
+                });
             }
             Err(error) => {
                 tracing::error!(%addr, %error, "cannot listen for metrics");

@@ -3,7 +3,7 @@
 //! open connections, and the process's CPU, memory and descriptors. One
 //! registry per process (as the counters describe the process), encoded
 //! in the OpenMetrics text format by `prometheus-client` and served on
-//! `--metrics-addr` by [`serve`].
+//! `--metrics-addr` by [`crate::server::serve_metrics`].
 //!
 //! Label values come from fixed sets (the known RPCs, four protocols, the
 //! gRPC codes, the `ErrorReason` names), so that no client can grow the
@@ -23,7 +23,6 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
-use tokio::net::TcpListener;
 
 /// The labels of a call.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -156,9 +155,10 @@ impl Metrics {
     }
 }
 
-/// Serves `GET /metrics` on `listener` until `shutdown` completes.
-pub async fn serve(listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) {
-    let app = Router::new().route(
+/// The metrics listener's routes: `GET /metrics` (served by
+/// [`crate::server::serve_metrics`]).
+pub fn router() -> Router {
+    Router::new().route(
         "/metrics",
         get(|| async {
             (
@@ -172,13 +172,7 @@ pub async fn serve(listener: TcpListener, shutdown: impl Future<Output = ()> + S
             )
                 .into_response()
         }),
-    );
-    if let Err(error) = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-    {
-        tracing::warn!(%error, "the metrics listener failed");
-    }
+    )
 }
 
 /// The process's own figures, read from `/proc/self` at each scrape (Linux;

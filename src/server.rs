@@ -33,9 +33,17 @@ pub mod tls;
 use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
+use crate::service::pool::PoolSize;
 use crate::service::{Engine, connect, http_api};
 use connection::ConnectionLimits;
 use guard::Limits;
+
+/// Connections the metrics listener serves at once: a scraper or two and
+/// an operator's curl, never enough to take descriptors the API needs.
+pub const METRICS_MAX_CONNECTIONS: usize = 8;
+
+/// The share of `max_answer_bytes` one connection may hold.
+const ANSWER_SHARES: usize = 8;
 
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
@@ -85,6 +93,16 @@ pub struct Config {
     /// The longest a `SuggestMove` search may take (so that no caller can
     /// pin a core).
     pub max_suggest: Duration,
+    /// The work pool where searches and long replays run: its threads
+    /// (default: one per core) and the calls that may wait for one.
+    pub work_pool: PoolSize,
+    /// Calls of one connection that may wait for their bodies at once (its
+    /// share of `max_waiting_bodies`).
+    pub max_waiting_bodies_per_connection: usize,
+    /// Bytes of large answers (over 64 KiB: long replays) that may wait to
+    /// be written, server-wide; one connection may hold an eighth of it. An
+    /// answer beyond either is refused with `RESOURCE_EXHAUSTED`.
+    pub max_answer_bytes: usize,
     /// TLS for every protocol on the port (see [`tls::config`]); none:
     /// plaintext.
     pub tls: Option<Arc<rustls::ServerConfig>>,
@@ -107,6 +125,9 @@ impl Default for Config {
             keepalive_timeout: Duration::from_secs(10),
             cors_origins: Vec::new(),
             max_suggest: crate::service::engine::DEFAULT_SUGGEST_CAP,
+            work_pool: PoolSize::for_this_machine(),
+            max_waiting_bodies_per_connection: 16,
+            max_answer_bytes: 64 * 1024 * 1024,
             tls: None,
         }
     }
@@ -158,7 +179,9 @@ pub async fn run(
             "pips is serving (gRPC, gRPC-Web, HTTP/JSON; playground at /)"
         );
     }
-    let engine = Engine::new(Custody::new(config.state_keys)).with_suggest_cap(config.max_suggest);
+    let engine = Engine::new(Custody::new(config.state_keys.clone()))
+        .with_suggest_cap(config.max_suggest)
+        .with_pool_size(config.work_pool);
     let api = http_api::Api::new(engine.clone(), config.max_request_bytes);
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)
@@ -169,17 +192,12 @@ pub async fn run(
                 .max_decoding_message_size(config.max_request_bytes),
         );
     let limits = Arc::new(Limits {
-        // Room for gRPC framing and gRPC-Web's base64 above the message
-        // limit, which the handlers then apply exactly.
-        max_body_bytes: config
-            .max_request_bytes
-            .saturating_mul(4)
-            .div_ceil(3)
-            .saturating_add(1024),
+        max_request_bytes: config.max_request_bytes,
         body_timeout: config.body_timeout,
         waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
         request_timeout: config.request_timeout,
         slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
+        answers: Arc::new(Semaphore::new(config.max_answer_bytes / guard::ANSWER_UNIT)),
     });
     // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
     // refuses other HTTP/1.1 requests).
@@ -196,26 +214,61 @@ pub async fn run(
         // whose refusals are answered in the caller's protocol.
         .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
         .layer(tower::util::option_layer(cors_layer(&config.cors_origins)));
-    let connection_limits = ConnectionLimits {
+    let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
+    listen::serve(
+        listener,
+        app,
+        connection_limits(&config),
+        config.max_connections,
+        tls,
+        true,
+        shutdown,
+    )
+    .await;
+    tracing::info!("pips has shut down");
+    Ok(())
+}
+
+/// How `config` says connections are served.
+fn connection_limits(config: &Config) -> ConnectionLimits {
+    ConnectionLimits {
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,
         max_streams: config.max_streams_per_connection,
         keepalive_interval: config.keepalive_interval,
         keepalive_timeout: config.keepalive_timeout,
         drain: config.request_timeout + config.body_timeout,
+        waiting_per_connection: config.max_waiting_bodies_per_connection,
+        answer_bytes_per_connection: config.max_answer_bytes / ANSWER_SHARES,
+    }
+}
+
+/// Serves `GET /metrics` ([`crate::metrics`]) on `listener` until
+/// `shutdown` completes, with the API port's connection hygiene (its header
+/// and idle timeouts, the back-off when descriptors run out) and at most
+/// [`METRICS_MAX_CONNECTIONS`] connections at once (more wait in the listen
+/// backlog), so that connections held open there cannot take the
+/// descriptors the API needs.
+pub async fn serve_metrics(
+    listener: TcpListener,
+    config: &Config,
+    shutdown: impl Future<Output = ()> + Send,
+) {
+    let limits = ConnectionLimits {
+        max_streams: 4,
+        drain: Duration::from_secs(1),
+        ..connection_limits(config)
     };
-    let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
     listen::serve(
         listener,
-        app,
-        connection_limits,
-        config.max_connections,
-        tls,
+        crate::metrics::router(),
+        limits,
+        Some(METRICS_MAX_CONNECTIONS),
+        None,
+        false,
         shutdown,
     )
     .await;
-    tracing::info!("pips has shut down");
-    Ok(())
 }
 
 /// Cross-origin access for browsers (the JSON API, Connect and gRPC-Web): none

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -19,9 +20,11 @@ use axum::body::Body;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use tokio::sync::{Notify, watch};
+use tokio::sync::{Notify, Semaphore, watch};
 use tokio::time::Instant;
 use tower::ServiceExt;
+
+use crate::service::pool::ConnectionId;
 
 /// How long an idle connection may take to close after it is told to.
 const IDLE_GRACE: Duration = Duration::from_secs(1);
@@ -43,7 +46,26 @@ pub struct ConnectionLimits {
     /// How long the calls in flight may take to finish when the server
     /// shuts down, before their connection is dropped.
     pub drain: Duration,
+    /// Calls of one connection that may wait for their bodies at once (its
+    /// share of the server's waiting places).
+    pub waiting_per_connection: usize,
+    /// Bytes of large answers one connection may have unwritten at once
+    /// (its share of the server's answer budget).
+    pub answer_bytes_per_connection: usize,
 }
+
+/// What one connection may hold of the server's shared budgets, and its
+/// identity for the work pool; set on each of its requests.
+#[derive(Clone, Debug)]
+pub struct ConnectionShare {
+    /// Its waiting places for bodies still arriving.
+    pub waiting: Arc<Semaphore>,
+    /// Its share of the answer budget, in the guard's units.
+    pub answers: Arc<Semaphore>,
+}
+
+/// The next connection's number.
+static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
 impl ConnectionLimits {
     /// The HTTP/1.1 and HTTP/2 settings for these limits.
@@ -176,9 +198,18 @@ pub async fn serve<S>(
 {
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
-    let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
+    let id = ConnectionId(NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed));
+    let share = ConnectionShare {
+        waiting: Arc::new(Semaphore::new(limits.waiting_per_connection)),
+        answers: Arc::new(Semaphore::new(
+            limits.answer_bytes_per_connection / super::guard::ANSWER_UNIT,
+        )),
+    };
+    let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
         let in_flight = requests.begin();
         let app = app.clone();
+        request.extensions_mut().insert(id);
+        request.extensions_mut().insert(share.clone());
         async move {
             let answer = app.oneshot(request.map(Body::new)).await;
             drop(in_flight);

@@ -1,19 +1,28 @@
 //! The limits every call runs under, in order: its body must arrive whole
 //! within the body timeout and the size limit (before it holds anything
-//! shared), then it takes one of the server's concurrency slots or is shed
-//! at once, then the handler runs under the request timeout (or the
-//! client's shorter `grpc-timeout` or `Connect-Timeout-Ms`). Refusals are answered in the caller's
+//! shared; a body still arriving takes a waiting place, from its
+//! connection's share first), then it takes one of the server's
+//! concurrency slots or is shed at once, then the handler runs under the
+//! request timeout (or the client's shorter `grpc-timeout` or
+//! `Connect-Timeout-Ms`, counted from the call's arrival). A large answer
+//! of an engine RPC then holds its bytes against its connection's share
+//! and the server's budget until it has been written, so that answers
+//! nobody reads cannot pile up. Refusals are answered in the caller's
 //! protocol with the same reasons as every other refusal.
 
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
+use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use tokio::sync::Semaphore;
+use hyper::body::Frame;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tonic::Code;
 use tracing::Instrument;
 
@@ -24,13 +33,23 @@ use crate::service::connect::connect_timeout;
 use crate::service::error::{RefusedWith, grpc_code_name};
 use crate::service::grpc_codec::grpc_timeout;
 use crate::service::http_api::{Protocol, RPC_NAMES, refusal};
+use crate::service::pool::CallDeadline;
+
+use super::connection::ConnectionShare;
+
+/// Answers of at most this many bytes hold nothing of the answer budget:
+/// what they can hold is bounded by the streams a connection may open.
+pub const SMALL_ANSWER_BYTES: usize = 64 * 1024;
+
+/// The answer budget is counted in these units (semaphore permits).
+pub const ANSWER_UNIT: usize = 1024;
 
 /// The limits, shared by every connection.
 #[derive(Debug)]
 pub struct Limits {
-    /// The most bytes a request body may have on the wire (the message
-    /// limit, plus room for gRPC framing and gRPC-Web's base64).
-    pub max_body_bytes: usize,
+    /// The largest request message, in bytes: a body's limit on the wire
+    /// is this, plus room for gRPC framing and gRPC-Web's base64.
+    pub max_request_bytes: usize,
     /// How long a request body may take to arrive.
     pub body_timeout: Duration,
     /// One permit per call whose body is still arriving when it is
@@ -40,6 +59,22 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// One permit per call that may run at once.
     pub slots: Arc<Semaphore>,
+    /// One permit per KiB of large answers not yet written, server-wide.
+    pub answers: Arc<Semaphore>,
+}
+
+impl Limits {
+    /// The most bytes a request body may have on the wire for `protocol`:
+    /// the message limit exactly for JSON and Connect; with room for a
+    /// frame's header for gRPC, and for base64 for gRPC-Web.
+    fn body_limit(&self, protocol: &Protocol) -> usize {
+        let framed = self.max_request_bytes.saturating_add(5);
+        match protocol {
+            Protocol::Http | Protocol::Connect => self.max_request_bytes,
+            Protocol::Grpc => framed,
+            Protocol::GrpcWeb(_) => framed.div_ceil(3).saturating_mul(4).saturating_add(1024),
+        }
+    }
 }
 
 /// Calls whose request is a stream the handler reads as it goes (gRPC
@@ -72,25 +107,147 @@ pub async fn guard(State(limits): State<Arc<Limits>>, request: Request, next: Ne
 }
 
 /// Runs `request` under the limits.
-async fn limited(limits: &Limits, protocol: &Protocol, request: Request, next: Next) -> Response {
+async fn limited(
+    limits: &Limits,
+    protocol: &Protocol,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let arrived = Instant::now();
     let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
-    let timeout = client.map_or(limits.request_timeout, |client| {
-        client.min(limits.request_timeout)
-    });
-    let request = if streams_its_request(request.uri().path()) {
-        request
-    } else {
-        match buffered(request, limits).await {
+    let share = request.extensions().get::<ConnectionShare>().cloned();
+    let holds_answer = holds_its_answer(request.uri().path());
+    if !streams_its_request(request.uri().path()) {
+        request = match buffered(request, limits, protocol, share.as_ref()).await {
             Ok(request) => request,
             Err(error) => return refused(protocol, &error),
-        }
-    };
+        };
+    }
     let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
         return refused(protocol, &overloaded());
     };
-    let answer = tokio::time::timeout(timeout, next.run(request)).await;
+    // The client's deadline runs from the call's arrival; the server's
+    // timeout from the handler's start.
+    let mut deadline = Instant::now() + limits.request_timeout;
+    if let Some(client) = client.and_then(|client| arrived.checked_add(client)) {
+        deadline = deadline.min(client);
+    }
+    request.extensions_mut().insert(CallDeadline(deadline));
+    let answer = tokio::time::timeout_at(deadline.into(), async {
+        let response = next.run(request).await;
+        if holds_answer {
+            hold_answer(response, limits, share.as_ref()).await
+        } else {
+            Ok(response)
+        }
+    })
+    .await;
     drop(slot);
-    answer.unwrap_or_else(|_| refused(protocol, &timed_out()))
+    match answer {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => refused(protocol, &error),
+        Err(_) => refused(protocol, &timed_out()),
+    }
+}
+
+/// Whether a call's answer is held against the answer budget: the engine's
+/// unary RPCs (any protocol). Health and reflection answers are small or
+/// streamed.
+fn holds_its_answer(path: &str) -> bool {
+    path.starts_with("/v1/") || path.starts_with(crate::service::connect::SERVICE_PATH)
+}
+
+/// `response` with its body read whole; a large one holds its bytes
+/// against the connection's share and the server's budget until it has
+/// been written (or the call dropped).
+async fn hold_answer(
+    response: Response,
+    limits: &Limits,
+    share: Option<&ConnectionShare>,
+) -> Result<Response, ApiError> {
+    let (parts, body) = response.into_parts();
+    let collected = body.collect().await.map_err(|error| ApiError {
+        code: Code::Internal,
+        reason: ErrorReason::Unspecified,
+        field: String::new(),
+        message: format!("cannot write the answer: {error}"),
+    })?;
+    let trailers = collected.trailers().cloned();
+    let data = collected.to_bytes();
+    let mut permits = Vec::new();
+    if data.len() > SMALL_ANSWER_BYTES {
+        let units = data.len().div_ceil(ANSWER_UNIT);
+        let too_many = |whose: &str, budget: &Semaphore| ApiError {
+            code: Code::ResourceExhausted,
+            reason: ErrorReason::Overloaded,
+            field: String::new(),
+            message: format!(
+                "the answer is {} bytes and {whose} has {} KiB of answers left to hold until \
+                 they are read; read the answers in flight, or ask for less (fewer moves \
+                 per Replay)",
+                data.len(),
+                budget.available_permits()
+            ),
+        };
+        let take = |budget: &Arc<Semaphore>| {
+            u32::try_from(units)
+                .ok()
+                .and_then(|units| Arc::clone(budget).try_acquire_many_owned(units).ok())
+        };
+        if let Some(share) = share {
+            permits.push(
+                take(&share.answers).ok_or_else(|| too_many("this connection", &share.answers))?,
+            );
+        }
+        permits.push(take(&limits.answers).ok_or_else(|| too_many("the server", &limits.answers))?);
+    }
+    let body = HeldAnswer {
+        data: (!data.is_empty()).then_some(data),
+        trailers,
+        _permits: permits,
+    };
+    Ok(Response::from_parts(parts, Body::new(body)))
+}
+
+/// An answer read whole, holding its share of the answer budget until it
+/// has been written or dropped.
+struct HeldAnswer {
+    /// The answer's bytes, until sent.
+    data: Option<Bytes>,
+    /// Its trailers (a gRPC status), until sent.
+    trailers: Option<HeaderMap>,
+    /// What it holds of the connection's and the server's answer budgets.
+    _permits: Vec<OwnedSemaphorePermit>,
+}
+
+impl hyper::body::Body for HeldAnswer {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if let Some(data) = self.data.take() {
+            return Poll::Ready(Some(Ok(Frame::data(data))));
+        }
+        Poll::Ready(self.trailers.take().map(|t| Ok(Frame::trailers(t))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.data.is_none() && self.trailers.is_none()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        let len = self.data.as_ref().map_or(0, Bytes::len);
+        if self.trailers.is_none() {
+            hyper::body::SizeHint::with_exact(len as u64)
+        } else {
+            let mut hint = hyper::body::SizeHint::new();
+            hint.set_lower(len as u64);
+            hint
+        }
+    }
 }
 
 /// Counts a call as in flight (`pips_calls_in_flight`) until dropped.
@@ -186,11 +343,27 @@ fn refused(protocol: &Protocol, error: &ApiError) -> Response {
 
 /// `request` with its whole body read, within the size limit and the body
 /// timeout. A body already here (as a unary call's usually is) is taken at
-/// once; a body still arriving first takes a waiting place, so that calls
-/// whose bodies trickle in cannot pile up without bound.
-async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError> {
+/// once; a body still arriving first takes a waiting place (of its
+/// connection's share, then of the server's), so that calls whose bodies
+/// trickle in cannot pile up without bound nor one connection take every
+/// place. A body declared larger than the limit is refused at once.
+async fn buffered(
+    request: Request,
+    limits: &Limits,
+    protocol: &Protocol,
+    share: Option<&ConnectionShare>,
+) -> Result<Request, ApiError> {
+    let limit = limits.body_limit(protocol);
+    let declared = request
+        .headers()
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::too_large(limits.max_request_bytes));
+    }
     let (parts, body) = request.into_parts();
-    let mut reading = std::pin::pin!(Limited::new(body, limits.max_body_bytes).collect());
+    let mut reading = std::pin::pin!(Limited::new(body, limit).collect());
     let arrived = std::future::poll_fn(|cx| {
         std::task::Poll::Ready(match reading.as_mut().poll(cx) {
             std::task::Poll::Ready(result) => Some(result),
@@ -201,6 +374,14 @@ async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError
     let read = match arrived {
         Some(result) => Ok(result),
         None => {
+            let _own_place = match share {
+                Some(share) => Some(
+                    Arc::clone(&share.waiting)
+                        .try_acquire_owned()
+                        .map_err(|_| too_many_waiting_here())?,
+                ),
+                None => None,
+            };
             let Ok(_place) = Arc::clone(&limits.waiting).try_acquire_owned() else {
                 return Err(too_many_waiting());
             };
@@ -210,7 +391,7 @@ async fn buffered(request: Request, limits: &Limits) -> Result<Request, ApiError
     let bytes = match read {
         Err(_) => return Err(body_timed_out(limits.body_timeout)),
         Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(ApiError::too_large(limits.max_body_bytes));
+            return Err(ApiError::too_large(limits.max_request_bytes));
         }
         Ok(Err(error)) => {
             return Err(ApiError::invalid(
@@ -231,6 +412,18 @@ fn overloaded() -> ApiError {
         reason: ErrorReason::Overloaded,
         field: String::new(),
         message: "the server is at its concurrency limit; retry later".to_owned(),
+    }
+}
+
+/// The connection's waiting places are taken.
+fn too_many_waiting_here() -> ApiError {
+    ApiError {
+        code: Code::ResourceExhausted,
+        reason: ErrorReason::Overloaded,
+        field: String::new(),
+        message: "this connection has its share of calls waiting for their bodies; \
+                  finish sending those, or retry later"
+            .to_owned(),
     }
 }
 
@@ -279,11 +472,12 @@ mod tests {
     /// 100 ms request timeout.
     fn guarded(slots: usize, wait: Duration) -> Router {
         let limits = Arc::new(Limits {
-            max_body_bytes: 64,
+            max_request_bytes: 64,
             body_timeout: Duration::from_secs(5),
             waiting: Arc::new(Semaphore::new(0)),
             request_timeout: Duration::from_millis(100),
             slots: Arc::new(Semaphore::new(slots)),
+            answers: Arc::new(Semaphore::new(0)),
         });
         Router::new()
             .route(
@@ -324,7 +518,7 @@ mod tests {
     async fn refusals_before_the_handler_speak_the_callers_protocol() {
         // No slot free: shed at once.
         let json = call(guarded(0, Duration::ZERO), "application/json", None, "{}").await;
-        assert_eq!(json.status(), http::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(json.status(), http::StatusCode::TOO_MANY_REQUESTS);
         let grpc = call(guarded(0, Duration::ZERO), "application/grpc", None, "").await;
         assert_eq!(
             grpc_reason(&grpc),

@@ -80,31 +80,38 @@ impl Backoff {
     }
 }
 
-/// Counts a connection as open (`pips_connections_open`) until dropped.
-struct OpenConnection;
+/// Counts a connection as open (`pips_connections_open`) until dropped,
+/// if it is counted.
+struct OpenConnection(bool);
 
 impl OpenConnection {
-    fn new() -> OpenConnection {
-        crate::metrics::METRICS.connections.inc();
-        OpenConnection
+    fn new(counted: bool) -> OpenConnection {
+        if counted {
+            crate::metrics::METRICS.connections.inc();
+        }
+        OpenConnection(counted)
     }
 }
 
 impl Drop for OpenConnection {
     fn drop(&mut self) {
-        crate::metrics::METRICS.connections.dec();
+        if self.0 {
+            crate::metrics::METRICS.connections.dec();
+        }
     }
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops
 /// accepting and waits for the connections to close (each within its
-/// drain time).
+/// drain time). `counted`: its connections count in
+/// `pips_connections_open` (the API's do, the metrics listener's do not).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
     max_connections: Option<usize>,
     tls: Option<TlsAcceptor>,
+    counted: bool,
     shutdown: impl Future<Output = ()>,
 ) {
     let builder = Arc::new(limits.builder());
@@ -151,7 +158,7 @@ pub async fn serve(
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
         let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
-        let open = OpenConnection::new();
+        let open = OpenConnection::new(counted);
         let stream = CoalescingStream(stream);
         match tls.clone() {
             None => {

@@ -21,7 +21,7 @@
 //! API's ([`super::http_api::Api`]).
 
 use std::sync::{Arc, LazyLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -35,6 +35,7 @@ use tonic::Code;
 
 use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::http_api::{Api, Encoding, read_body, refusal_json};
+use super::pool::Call;
 use crate::proto::ErrorReason;
 
 /// The path prefix of the engine's RPCs.
@@ -105,10 +106,10 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) ->
         .strip_prefix(SERVICE_PATH)
         .unwrap_or_default()
         .to_owned();
-    let deadline = connect_timeout(request.headers()).map(|timeout| Instant::now() + timeout);
+    let call = Call::of(request.extensions());
     let result = match read_request(&rpc, request, api.max_request_bytes).await {
         Ok((encoding, body)) => api
-            .run(rpc, encoding, body, deadline)
+            .run(rpc, encoding, body, call)
             .await
             .map(|answer| (encoding, answer)),
         Err(error) => Err(error),

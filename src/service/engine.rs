@@ -1,6 +1,8 @@
 //! The `pips.v1.DominoEngineService` gRPC service: each RPC decodes its request,
 //! runs the rules and encodes the answer. It holds no state.
 
+use std::sync::{Arc, OnceLock};
+
 use tonic::{Request, Response, Status};
 
 use crate::proto::domino_engine_service_server::DominoEngineService;
@@ -14,6 +16,7 @@ use super::codec::{
 };
 use super::custody::{Authority, Custody, Source};
 use super::error::{ApiError, quote};
+use super::pool::{Call, PoolSize, WorkPool};
 
 /// The engine service. It keeps nothing between calls; its only
 /// configuration is how states are kept ([`Custody`]).
@@ -23,7 +26,25 @@ pub struct Engine {
     custody: Custody,
     /// The longest a `SuggestMove` search may take.
     suggest_cap: std::time::Duration,
+    /// Where searches and long replays run (started on first use, shared
+    /// by every clone).
+    work: Arc<Work>,
 }
+
+/// The work pool of an engine and its clones, started on first use so that
+/// an engine used for its cheap calls alone (the arena's, a test's) starts
+/// no threads.
+#[derive(Debug)]
+struct Work {
+    /// The pool's size.
+    size: PoolSize,
+    /// The pool, once started.
+    pool: OnceLock<WorkPool>,
+}
+
+/// Replays of at most this many moves run on the calling task: their CPU
+/// is that of a few `Play` calls. Longer ones run on the work pool.
+pub const INLINE_REPLAY_MOVES: usize = 256;
 
 /// The default of [`Engine::with_suggest_cap`].
 pub const DEFAULT_SUGGEST_CAP: std::time::Duration = std::time::Duration::from_millis(200);
@@ -103,23 +124,6 @@ pub(super) fn seat_view(
     Ok(view)
 }
 
-/// Runs CPU work of up to the server's suggestion cap off the async
-/// workers.
-pub(super) async fn off_the_workers<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|error| {
-            Err(ApiError {
-                code: tonic::Code::Internal,
-                reason: ErrorReason::Unspecified,
-                field: String::new(),
-                message: format!("the work failed: {error}"),
-            })
-        })
-}
-
 impl Engine {
     /// An engine keeping states under `custody`.
     #[must_use]
@@ -127,7 +131,29 @@ impl Engine {
         Engine {
             custody,
             suggest_cap: DEFAULT_SUGGEST_CAP,
+            work: Arc::new(Work {
+                size: PoolSize::for_this_machine(),
+                pool: OnceLock::new(),
+            }),
         }
+    }
+
+    /// The engine with searches and long replays run on a pool of this
+    /// size (default: [`PoolSize::for_this_machine`]).
+    #[must_use]
+    pub fn with_pool_size(self, size: PoolSize) -> Engine {
+        Engine {
+            work: Arc::new(Work {
+                size,
+                pool: OnceLock::new(),
+            }),
+            ..self
+        }
+    }
+
+    /// The work pool, started on first use.
+    pub(super) fn pool(&self) -> &WorkPool {
+        self.work.pool.get_or_init(|| WorkPool::new(self.work.size))
     }
 
     /// The engine with `SuggestMove` searches capped at `cap`, so that no
@@ -331,6 +357,28 @@ impl Engine {
         })
     }
 
+    /// [`Engine::replay`] for a call: a long record runs on the work pool
+    /// (and may be refused there as `ERROR_REASON_OVERLOADED`), a short one
+    /// at once.
+    ///
+    /// # Errors
+    /// As [`Engine::replay`], or the pool's refusal.
+    pub async fn replay_call(
+        &self,
+        request: proto::ReplayRequest,
+        call: Call,
+    ) -> Result<proto::ReplayResponse, ApiError> {
+        if request.moves.len() <= INLINE_REPLAY_MOVES {
+            return self.replay(&request);
+        }
+        let engine = self.clone();
+        self.pool()
+            .run(call.connection, call.deadline, move || {
+                engine.replay(&request)
+            })
+            .await
+    }
+
     /// Lists the legal moves.
     ///
     /// # Errors
@@ -414,17 +462,16 @@ impl DominoEngineService for Engine {
         &self,
         request: Request<proto::SuggestMoveRequest>,
     ) -> Result<Response<proto::SuggestMoveResponse>, Status> {
-        let deadline = super::suggest::grpc_deadline(request.metadata());
-        let engine = self.clone();
-        let request = request.into_inner();
-        respond(off_the_workers(move || engine.suggest_move(&request, deadline)).await)
+        let call = Call::of(request.extensions());
+        respond(Engine::suggest_move(self, request.get_ref(), call).await)
     }
 
     async fn replay(
         &self,
         request: Request<proto::ReplayRequest>,
     ) -> Result<Response<proto::ReplayResponse>, Status> {
-        respond(Engine::replay(self, request.get_ref()))
+        let call = Call::of(request.extensions());
+        respond(Engine::replay_call(self, request.into_inner(), call).await)
     }
 
     async fn legal_moves(

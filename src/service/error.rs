@@ -328,7 +328,8 @@ impl ApiError {
             (Code::Unauthenticated, _) => Http::UNAUTHORIZED,
             (Code::PermissionDenied, _) => Http::FORBIDDEN,
             (Code::NotFound | Code::Unimplemented, _) => Http::NOT_FOUND,
-            (Code::ResourceExhausted | Code::Unavailable, _) => Http::SERVICE_UNAVAILABLE,
+            (Code::ResourceExhausted, _) => Http::TOO_MANY_REQUESTS,
+            (Code::Unavailable, _) => Http::SERVICE_UNAVAILABLE,
             (Code::DeadlineExceeded | Code::Cancelled, _) => Http::GATEWAY_TIMEOUT,
             _ => Http::INTERNAL_SERVER_ERROR,
         }

@@ -27,6 +27,7 @@ use tonic::Code;
 use super::engine::{Engine, list_variants};
 use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::openapi;
+use super::pool::Call;
 use crate::proto::{self, ErrorReason};
 
 /// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
@@ -121,8 +122,9 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
         .strip_prefix("/v1/")
         .unwrap_or_default()
         .to_owned();
+    let call = Call::of(request.extensions());
     let result = match read_body(request.into_body(), api.max_request_bytes).await {
-        Ok(body) => api.run(rpc, Encoding::Json, body, None).await,
+        Ok(body) => api.run(rpc, Encoding::Json, body, call).await,
         Err(error) => Err(error),
     };
     match result {
@@ -134,11 +136,15 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
     }
 }
 
+/// `Replay` bodies of at most this many bytes are parsed, run and rendered
+/// on the calling task (a record of a few hundred moves); larger ones on
+/// the work pool.
+const INLINE_REPLAY_BYTES: usize = 16 * 1024;
+
 impl Api {
-    /// Runs the RPC named `rpc` on `body` written in `encoding`, with the
-    /// caller's `deadline` if it set one; the answer in the same encoding.
-    /// A search (`SuggestMove`) is CPU work of up to the server's cap, so
-    /// it runs off the async workers.
+    /// Runs the RPC named `rpc` on `body` written in `encoding`, for `call`;
+    /// the answer in the same encoding. A search (`SuggestMove`) and a long
+    /// `Replay` are CPU work: they run on the engine's work pool.
     ///
     /// # Errors
     /// A malformed body, an unknown RPC, or the RPC's own refusal.
@@ -147,25 +153,30 @@ impl Api {
         rpc: String,
         encoding: Encoding,
         body: Bytes,
-        deadline: Option<std::time::Instant>,
+        call: Call,
     ) -> Result<Vec<u8>, ApiError> {
-        if rpc == "SuggestMove" {
-            let api = Arc::clone(self);
-            super::engine::off_the_workers(move || api.dispatch(&rpc, encoding, &body, deadline))
-                .await
-        } else {
-            self.dispatch(&rpc, encoding, &body, deadline)
+        match rpc.as_str() {
+            "SuggestMove" => {
+                let request = decode_request::<proto::SuggestMoveRequest>(encoding, &body)?;
+                let answer = self.engine.suggest_move(&request, call).await?;
+                encode_answer(encoding, &answer)
+            }
+            "Replay" if body.len() > INLINE_REPLAY_BYTES => {
+                let api = Arc::clone(self);
+                self.engine
+                    .pool()
+                    .run(call.connection, call.deadline, move || {
+                        api.dispatch(&rpc, encoding, &body)
+                    })
+                    .await
+            }
+            _ => self.dispatch(&rpc, encoding, &body),
         }
     }
 
-    /// Runs the RPC named `rpc` on `body`; the answer's bytes.
-    fn dispatch(
-        &self,
-        rpc: &str,
-        encoding: Encoding,
-        body: &[u8],
-        deadline: Option<std::time::Instant>,
-    ) -> Result<Vec<u8>, ApiError> {
+    /// Runs the RPC named `rpc` on `body` on the calling thread; the
+    /// answer's bytes.
+    fn dispatch(&self, rpc: &str, encoding: Encoding, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let engine = &self.engine;
         let on = encoding;
         match rpc {
@@ -179,7 +190,6 @@ impl Api {
             "Replay" => answer(on, body, |request| engine.replay(&request)),
             "LegalMoves" => answer(on, body, |request| engine.legal_moves(&request)),
             "View" => answer(on, body, |request| engine.view(&request)),
-            "SuggestMove" => answer(on, body, |request| engine.suggest_move(&request, deadline)),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
         }
     }
@@ -196,26 +206,39 @@ where
     Req: DeserializeOwned + prost::Message + Default,
     Resp: Serialize + prost::Message,
 {
+    encode_answer(encoding, &handler(decode_request(encoding, body)?)?)
+}
+
+/// Parses a request written in `encoding`.
+fn decode_request<Req>(encoding: Encoding, body: &[u8]) -> Result<Req, ApiError>
+where
+    Req: DeserializeOwned + prost::Message + Default,
+{
     match encoding {
-        Encoding::Json => {
-            let answer = handler(parse_json(body)?)?;
-            serde_json::to_vec(&answer).map_err(|e| ApiError {
-                code: Code::Internal,
-                reason: ErrorReason::Unspecified,
-                field: String::new(),
-                message: format!("cannot render the answer: {e}"),
-            })
-        }
-        Encoding::Proto => {
-            let request = Req::decode(body).map_err(|e| {
-                ApiError::invalid(
-                    ErrorReason::MalformedRequest,
-                    "",
-                    format!("the message is not valid protobuf: {e}"),
-                )
-            })?;
-            Ok(handler(request)?.encode_to_vec())
-        }
+        Encoding::Json => parse_json(body),
+        Encoding::Proto => Req::decode(body).map_err(|e| {
+            ApiError::invalid(
+                ErrorReason::MalformedRequest,
+                "",
+                format!("the message is not valid protobuf: {e}"),
+            )
+        }),
+    }
+}
+
+/// Renders an answer in `encoding`.
+fn encode_answer<Resp>(encoding: Encoding, answer: &Resp) -> Result<Vec<u8>, ApiError>
+where
+    Resp: Serialize + prost::Message,
+{
+    match encoding {
+        Encoding::Json => serde_json::to_vec(answer).map_err(|e| ApiError {
+            code: Code::Internal,
+            reason: ErrorReason::Unspecified,
+            field: String::new(),
+            message: format!("cannot render the answer: {e}"),
+        }),
+        Encoding::Proto => Ok(answer.encode_to_vec()),
     }
 }
 

@@ -13,7 +13,9 @@
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
 //! - [`suggest`]: `SuggestMove`, a computer opponent's move within the
-//!   server's time cap.
+//!   server's time cap and the call's deadline.
+//! - [`pool`]: the work pool where searches and long replays run, shared
+//!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
 pub mod codec;
@@ -25,6 +27,7 @@ pub mod grpc_codec;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;
+pub mod pool;
 pub mod suggest;
 
 pub use engine::Engine;

@@ -30,7 +30,7 @@ const ENUM_VALUES: i32 = 2;
 const SERVICE_METHODS: i32 = 2;
 
 /// The HTTP statuses an RPC may refuse with, each with a `HttpError` body.
-const REFUSALS: [(&str, &str); 8] = [
+const REFUSALS: [(&str, &str); 9] = [
     ("400", "Malformed request or state (INVALID_ARGUMENT)."),
     (
         "401",
@@ -44,9 +44,10 @@ const REFUSALS: [(&str, &str); 8] = [
     ("409", "Illegal move (FAILED_PRECONDITION)."),
     ("413", "The body is larger than the server's limit."),
     (
-        "503",
-        "The server is at its concurrency limit; retry later.",
+        "429",
+        "The server is at a limit (calls, waiting bodies, work pool, answer bytes); retry later (RESOURCE_EXHAUSTED, ERROR_REASON_OVERLOADED).",
     ),
+    ("503", "The server cannot serve the call now (UNAVAILABLE)."),
     (
         "504",
         "The call took longer than the server's request timeout.",

@@ -5,12 +5,13 @@ use std::time::{Duration, Instant};
 
 use crate::bots::{self, Budget, Level};
 use crate::proto::{self, ErrorReason};
-use crate::rules::PlayError;
+use crate::rules::{Game, PlayError, Seat};
 
 use super::codec::encode_move;
 use super::custody::Source;
 use super::engine::{Engine, seat_view, state_source};
 use super::error::ApiError;
+use super::pool::Call;
 
 /// The most playouts a request may ask for (the time cap bounds the rest).
 pub const MAX_PLAYOUTS: u32 = 1_000_000;
@@ -29,18 +30,68 @@ fn decode_level(value: i32) -> Result<Level, ApiError> {
     }
 }
 
-impl Engine {
-    /// A computer opponent's move. The search stops at `deadline` (the
-    /// call's, if it has one) or at the server's cap, whichever is first.
-    ///
-    /// # Errors
-    /// A refusal of the state, a seat token of another seat, a seat that is
-    /// not to act (`NOT_YOUR_TURN` at `seat`) or a finished match.
-    pub fn suggest_move(
+/// The least and the most time kept between the end of a search and the
+/// call's deadline, for handing the answer over, encoding and writing it:
+/// a tenth of the time the call has left, within these bounds.
+const MIN_MARGIN: Duration = Duration::from_millis(2);
+/// See [`MIN_MARGIN`].
+const MAX_MARGIN: Duration = Duration::from_millis(25);
+
+/// A suggestion request, checked, with what its search needs (owned, so
+/// that the search can run on the work pool).
+struct Asked {
+    /// The game, as the state says.
+    game: Game,
+    /// The seat to act, whose view the bot sees.
+    seat: Seat,
+    /// The bot.
+    level: Level,
+    /// The search's seed.
+    seed: u64,
+    /// The most playouts the search may spend.
+    playouts: u32,
+    /// The longest the search may take (the caller's budget within the
+    /// server's cap).
+    allowed: Duration,
+}
+
+impl Asked {
+    /// The move `level` suggests, the search stopped at `stop_at` if given.
+    fn answer(
         &self,
-        request: &proto::SuggestMoveRequest,
-        deadline: Option<Instant>,
+        level: Level,
+        stop_at: Option<Instant>,
     ) -> Result<proto::SuggestMoveResponse, ApiError> {
+        let no_move =
+            || ApiError::invalid(ErrorReason::NotYourTurn, "seat", "the seat has no move");
+        let view = self.game.view(self.seat).ok_or_else(no_move)?;
+        let stop = || stop_at.is_some_and(|at| Instant::now() >= at);
+        let budget = Budget {
+            playouts: self.playouts,
+            stop: &stop,
+        };
+        let suggestion = bots::suggest(view, level, self.seed, budget).ok_or_else(no_move)?;
+        Ok(proto::SuggestMoveResponse {
+            r#move: Some(encode_move(suggestion.mv)),
+            values: suggestion
+                .values
+                .iter()
+                .map(|v| proto::MoveValue {
+                    r#move: Some(encode_move(v.mv)),
+                    value: v.value,
+                    playouts: v.playouts,
+                })
+                .collect(),
+            playouts: suggestion.playouts,
+        })
+    }
+}
+
+impl Engine {
+    /// Checks a suggestion request: the state, the seat (a seat token
+    /// speaks for its own seat only), the level, and that the seat is to act
+    /// in a match still running.
+    fn asked(&self, request: &proto::SuggestMoveRequest) -> Result<Asked, ApiError> {
         let source = state_source!(request, suggest_move_request);
         let (game, authority) = self.custody().read(source)?;
         let view = seat_view(&game, request.seat, authority)?;
@@ -61,45 +112,58 @@ impl Engine {
         let allowed = request
             .time_budget_ms
             .map_or(cap, |ms| Duration::from_millis(u64::from(ms)).min(cap));
-        let stop_at = deadline.map_or(Instant::now() + allowed, |d| {
-            d.min(Instant::now() + allowed)
-        });
         let seed = request.seed.unwrap_or_else(|| {
             let digest = game.digest().0;
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
             u64::from_le_bytes(bytes) ^ u64::from(seat)
         });
-        let stop = || Instant::now() >= stop_at;
-        let budget = Budget {
+        Ok(Asked {
+            game,
+            seat,
+            level,
+            seed,
             playouts: request
                 .playouts
                 .unwrap_or(bots::DEFAULT_PLAYOUTS)
                 .min(MAX_PLAYOUTS),
-            stop: &stop,
-        };
-        let suggestion = bots::suggest(view, level, seed, budget).ok_or_else(|| {
-            ApiError::invalid(ErrorReason::NotYourTurn, "seat", "the seat has no move")
-        })?;
-        Ok(proto::SuggestMoveResponse {
-            r#move: Some(encode_move(suggestion.mv)),
-            values: suggestion
-                .values
-                .iter()
-                .map(|v| proto::MoveValue {
-                    r#move: Some(encode_move(v.mv)),
-                    value: v.value,
-                    playouts: v.playouts,
-                })
-                .collect(),
-            playouts: suggestion.playouts,
+            allowed,
         })
     }
-}
 
-/// The deadline a gRPC call's `grpc-timeout` header sets, if it has one.
-#[must_use]
-pub fn grpc_deadline(metadata: &tonic::metadata::MetadataMap) -> Option<Instant> {
-    super::grpc_codec::grpc_timeout(metadata.as_ref())
-        .and_then(|timeout| Instant::now().checked_add(timeout))
+    /// A computer opponent's move. `random` and `greedy` answer at once.
+    /// `expert` searches on the work pool until its time budget (within the
+    /// server's cap) or shortly before the call's deadline, whichever is
+    /// first, and answers with the best move so far; when the pool could not
+    /// start the search in time, the answer is `greedy`'s move (with no
+    /// playouts), so that a call with a deadline is answered with a move
+    /// before it.
+    ///
+    /// # Errors
+    /// A refusal of the state, a seat token of another seat, a seat that is
+    /// not to act (`NOT_YOUR_TURN` at `seat`), a finished match, or the work
+    /// pool's refusal (`ERROR_REASON_OVERLOADED`) when it has no room.
+    pub async fn suggest_move(
+        &self,
+        request: &proto::SuggestMoveRequest,
+        call: Call,
+    ) -> Result<proto::SuggestMoveResponse, ApiError> {
+        let asked = self.asked(request)?;
+        if asked.level != Level::Expert {
+            return asked.answer(asked.level, None);
+        }
+        let now = Instant::now();
+        let left = call.deadline.saturating_duration_since(now);
+        let margin = (left / 10).clamp(MIN_MARGIN, MAX_MARGIN);
+        let answer_by = call.deadline.checked_sub(margin).unwrap_or(now);
+        let stop_at = (now + asked.allowed).min(answer_by.checked_sub(margin).unwrap_or(now));
+        let fallback = asked.answer(Level::Greedy, None)?;
+        let search = self.pool().run(call.connection, answer_by, move || {
+            asked.answer(Level::Expert, Some(stop_at))
+        });
+        match tokio::time::timeout_at(answer_by.into(), search).await {
+            Ok(answer) => answer,
+            Err(_) => Ok(fallback),
+        }
+    }
 }
