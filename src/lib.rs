@@ -50,7 +50,8 @@ pub mod proto {
         play_request,
         replay_request,
         legal_moves_request,
-        view_request
+        view_request,
+        suggest_move_request
     );
 
     /// `NewGameResponse` and `PlayResponse` hold the same fields (an update

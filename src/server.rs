@@ -34,7 +34,7 @@ use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
 use crate::service::pool::PoolSize;
-use crate::service::{Engine, connect, http_api};
+use crate::service::{Engine, connect, grpc_replay, http_api};
 use connection::ConnectionLimits;
 use guard::Limits;
 
@@ -201,9 +201,19 @@ pub async fn run(
     });
     // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
     // refuses other HTTP/1.1 requests).
+    // gRPC's Replay is served off the async workers (decoding included);
+    // tonic's generated handler serves the other RPCs.
+    let replay = Arc::new(grpc_replay::GrpcReplay {
+        engine: engine.clone(),
+        max_request_bytes: config.max_request_bytes,
+    });
     let app = grpc
         .routes()
         .into_axum_router()
+        .route(
+            grpc_replay::PATH,
+            axum::routing::post(grpc_replay::serve).with_state(replay),
+        )
         .layer(tonic_web::GrpcWebLayer::new())
         .merge(http_api::router(Arc::clone(&api)))
         .fallback(http_api::not_found)

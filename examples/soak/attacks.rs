@@ -17,6 +17,8 @@ use tokio::net::TcpStream;
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
 
+use super::costly;
+
 /// One way of misbehaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Attack {
@@ -31,19 +33,143 @@ pub enum Attack {
     /// Connections that connect and send nothing (run the server under
     /// `prlimit --nofile=256` to exhaust its descriptors).
     Idle,
+    /// HTTP/2 connections, each keeping 100 `Replay` calls of a long
+    /// record open and reading none of their answers.
+    UnreadReplaysH2,
+    /// HTTP/1.1 connections, each sending a `Replay` of a long record as
+    /// JSON and never reading the answer.
+    UnreadReplaysH1,
+    /// `Replay` calls of a long record in a loop, `--attackers` in flight
+    /// (over at most 64 connections), every answer read.
+    ReplayFlood,
+    /// `expert` `SuggestMove` calls with no playout limit in a loop,
+    /// `--attackers` in flight (over at most 64 connections).
+    SuggestFlood,
+    /// Connections to `--metrics-addr` that send half a request and hold it
+    /// (run the server under `prlimit --nofile=256`).
+    MetricsHold,
+    /// As `slow-streams`, while the well-behaved clients speak HTTP/1.1 JSON
+    /// and send each request's header and body in separate writes (such a
+    /// body is still arriving when the call is admitted).
+    WaitingBodies,
+    /// Not an attack: `--attackers` callers asking `expert` for moves with
+    /// deadlines of 20–150 ms, under the server's cap; every call must be
+    /// answered with a move.
+    SuggestDeadlines,
 }
 
-/// Runs `attackers` connections of `attack` against `addr` until `stop`.
-pub async fn run(attack: Attack, addr: SocketAddr, attackers: usize, stop: Instant) {
+/// What the attacks aim at, and what they send.
+pub struct Target {
+    /// The API's address.
+    pub addr: SocketAddr,
+    /// The metrics listener's address.
+    pub metrics: Option<SocketAddr>,
+    /// A long legal record, as a gRPC frame and as JSON.
+    pub record: (Bytes, Bytes),
+    /// The same record as a message.
+    pub replay: proto::ReplayRequest,
+    /// A state and its seat to act, for suggestions.
+    pub suggest: (proto::GameState, u32),
+    /// How the deadline-bound suggestions were answered.
+    pub deadlines: Arc<costly::Deadlines>,
+    /// How the flooding calls were answered.
+    pub outcomes: Arc<costly::Outcomes>,
+}
+
+/// Gives each of `calls` callers one of at most 64 connections to `addr`.
+async fn callers(addr: SocketAddr, calls: usize) -> Vec<Channel> {
+    let mut channels = Vec::new();
+    for _ in 0..calls.min(64) {
+        if let Ok(endpoint) = tonic::transport::Endpoint::from_shared(format!("http://{addr}")) {
+            if let Ok(channel) = endpoint.tcp_nodelay(true).connect().await {
+                channels.push(channel);
+            }
+        }
+    }
+    channels
+}
+
+/// Runs `attackers` callers of the call-based attacks until `stop`.
+async fn run_calls(attack: Attack, target: &Target, attackers: usize, stop: Instant) {
+    let channels = callers(target.addr, attackers).await;
+    if channels.is_empty() {
+        eprintln!("the attack could not connect");
+        return;
+    }
     let mut tasks = JoinSet::new();
     for i in 0..attackers {
+        let channel = channels[i % channels.len()].clone();
+        let (state, seat) = target.suggest.clone();
+        match attack {
+            Attack::ReplayFlood => {
+                tasks.spawn(costly::replay_loop(
+                    channel,
+                    target.replay.clone(),
+                    stop,
+                    Arc::clone(&target.outcomes),
+                ));
+            }
+            Attack::SuggestFlood => {
+                tasks.spawn(costly::suggest_loop(
+                    channel,
+                    state,
+                    seat,
+                    stop,
+                    Arc::clone(&target.outcomes),
+                ));
+            }
+            _ => {
+                tasks.spawn(costly::suggest_with_deadlines(
+                    channel,
+                    state,
+                    seat,
+                    i as u64,
+                    stop,
+                    Arc::clone(&target.deadlines),
+                ));
+            }
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+}
+
+/// Runs `attackers` connections (or, for the call-based attacks, callers)
+/// of `attack` against `target` until `stop`.
+pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: Instant) {
+    if matches!(
+        attack,
+        Attack::ReplayFlood | Attack::SuggestFlood | Attack::SuggestDeadlines
+    ) {
+        return run_calls(attack, &target, attackers, stop).await;
+    }
+    let mut tasks = JoinSet::new();
+    for i in 0..attackers {
+        let target = Arc::clone(&target);
         tasks.spawn(async move {
+            let addr = target.addr;
             while Instant::now() < stop {
                 let held = match attack {
                     Attack::Echo => echo(addr, stop).await.is_ok(),
-                    Attack::SlowStreams => slow_streams(addr, stop).await.is_ok(),
+                    Attack::SlowStreams | Attack::WaitingBodies => {
+                        slow_streams(addr, stop).await.is_ok()
+                    }
                     Attack::Slowloris => slowloris(addr, stop, i).await.is_ok(),
                     Attack::Idle => idle(addr, stop).await.is_ok(),
+                    Attack::UnreadReplaysH2 => {
+                        costly::unread_replays_h2(addr, target.record.0.clone(), stop)
+                            .await
+                            .is_ok()
+                    }
+                    Attack::UnreadReplaysH1 => {
+                        costly::unread_replay_h1(addr, target.record.1.clone(), stop)
+                            .await
+                            .is_ok()
+                    }
+                    Attack::MetricsHold => match target.metrics {
+                        Some(metrics) => costly::hold_metrics(metrics, stop).await.is_ok(),
+                        None => false,
+                    },
+                    Attack::ReplayFlood | Attack::SuggestFlood | Attack::SuggestDeadlines => false,
                 };
                 if !held {
                     // Refused or reset: try again shortly, as an attacker would.

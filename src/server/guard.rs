@@ -10,25 +10,22 @@
 //! nobody reads cannot pile up. Refusals are answered in the caller's
 //! protocol with the same reasons as every other refusal.
 
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use hyper::body::Frame;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 use tonic::Code;
 use tracing::Instrument;
 
 use crate::metrics::{CallLabels, METRICS, ReasonLabels};
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
+use crate::service::answer_body::AnswerBody;
 use crate::service::connect::connect_timeout;
 use crate::service::error::{RefusedWith, grpc_code_name};
 use crate::service::grpc_codec::grpc_timeout;
@@ -201,53 +198,8 @@ async fn hold_answer(
         }
         permits.push(take(&limits.answers).ok_or_else(|| too_many("the server", &limits.answers))?);
     }
-    let body = HeldAnswer {
-        data: (!data.is_empty()).then_some(data),
-        trailers,
-        _permits: permits,
-    };
+    let body = AnswerBody::new(data, trailers).holding(permits);
     Ok(Response::from_parts(parts, Body::new(body)))
-}
-
-/// An answer read whole, holding its share of the answer budget until it
-/// has been written or dropped.
-struct HeldAnswer {
-    /// The answer's bytes, until sent.
-    data: Option<Bytes>,
-    /// Its trailers (a gRPC status), until sent.
-    trailers: Option<HeaderMap>,
-    /// What it holds of the connection's and the server's answer budgets.
-    _permits: Vec<OwnedSemaphorePermit>,
-}
-
-impl hyper::body::Body for HeldAnswer {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        if let Some(data) = self.data.take() {
-            return Poll::Ready(Some(Ok(Frame::data(data))));
-        }
-        Poll::Ready(self.trailers.take().map(|t| Ok(Frame::trailers(t))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.data.is_none() && self.trailers.is_none()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        let len = self.data.as_ref().map_or(0, Bytes::len);
-        if self.trailers.is_none() {
-            hyper::body::SizeHint::with_exact(len as u64)
-        } else {
-            let mut hint = hyper::body::SizeHint::new();
-            hint.set_lower(len as u64);
-            hint
-        }
-    }
 }
 
 /// Counts a call as in flight (`pips_calls_in_flight`) until dropped.

@@ -9,6 +9,9 @@
 //!   and → HTTP statuses with JSON bodies.
 //! - [`grpc_codec`]: the protobuf codec of the generated gRPC code
 //!   (malformed requests refused with a reason).
+//! - [`grpc_replay`]: `Replay` over gRPC served whole off the async workers.
+//! - [`answer_body`]: an answer read whole, holding its share of the
+//!   server's answer budget until written.
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
@@ -18,12 +21,14 @@
 //!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
+pub mod answer_body;
 pub mod codec;
 pub mod connect;
 pub mod custody;
 pub mod engine;
 pub mod error;
 pub mod grpc_codec;
+pub mod grpc_replay;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;

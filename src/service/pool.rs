@@ -314,19 +314,17 @@ fn work(shared: &Shared) {
     }
 }
 
-/// The niceness of the pool's threads: below the async workers, so that
-/// connections and cheap calls are served first when the cores are busy,
-/// while the pool still has the cores whenever they are idle.
-#[cfg(target_os = "linux")]
-const WORKER_NICENESS: i32 = 10;
-
-/// Lowers the calling thread's scheduling priority (on Linux, niceness is
-/// per thread).
+/// Lowers the calling thread's scheduling priority to the least there is
+/// (Linux's `SCHED_IDLE`: it runs when no thread of normal priority wants
+/// the core), so that connections and cheap calls are served first when
+/// the cores are busy, while the pool still has the cores whenever they are
+/// idle.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
-    // SAFETY: `setpriority` takes plain integers and touches no memory of
-    // ours; `who = 0` names the calling thread.
-    let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, WORKER_NICENESS) };
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `sched_setscheduler` reads the `sched_param` we pass and
+    // keeps nothing; `pid = 0` names the calling thread.
+    let result = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
     if result != 0 {
         tracing::debug!("cannot lower the work pool's thread priority");
     }

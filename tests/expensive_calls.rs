@@ -1,0 +1,514 @@
+//! The real server against clients that aim at what costs it real work:
+//! long replays whose answers nobody reads, searches by the dozen, calls
+//! that hold waiting places, a deadline shorter than the search cap, the
+//! metrics listener held open, and oversize bodies. Each must be refused
+//! or bounded at once, and leave well-behaved callers served.
+
+mod server;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header;
+use http_body_util::Full;
+use pips::proto::{self, ErrorReason};
+use pips::server::Config;
+use pips::service::Engine;
+use pips::service::pool::PoolSize;
+use prost::Message;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use server::{TestServer, post_json, send};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::task::JoinSet;
+
+/// Waits at most this long for the server to close a connection or answer:
+/// far above the short timeouts the tests configure, so a pass is not a
+/// race.
+const WITHIN: Duration = Duration::from_secs(15);
+
+/// A legal record of `moves` moves: a muggins match to a target no one
+/// reaches, played at random from seed 1.
+fn record(moves: usize) -> proto::ReplayRequest {
+    let engine = Engine::default();
+    let deal = engine
+        .new_game(&proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(1),
+            rules: Some(proto::Rules {
+                target: Some(1_000_000),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .expect("a deal");
+    let mut request = proto::ReplayRequest {
+        state_source: deal.state.clone().map(Into::into),
+        ..Default::default()
+    };
+    let mut update: proto::PlayResponse = deal.into();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    while request.moves.len() < moves {
+        let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
+        request.moves.push(mv);
+        update = engine
+            .play(&proto::PlayRequest {
+                state_source: update.state.clone().map(Into::into),
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .expect("legal");
+    }
+    request
+}
+
+/// A state whose seat to act has a real choice, and that seat.
+async fn a_choice(server: &TestServer) -> (proto::GameState, u32) {
+    let mut client = server.client().await;
+    let mut update: proto::PlayResponse = client
+        .new_game(proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(1),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner()
+        .into();
+    while update.legal_moves.len() < 3 {
+        update = client
+            .play(proto::PlayRequest {
+                state_source: update.state.clone().map(Into::into),
+                r#move: update.legal_moves.first().copied(),
+                ..Default::default()
+            })
+            .await
+            .expect("played")
+            .into_inner();
+    }
+    (update.state.expect("a state"), update.to_act.unwrap_or(0))
+}
+
+/// An `expert` suggestion request for `seat` searching up to `budget_ms`.
+fn expert(state: &proto::GameState, seat: u32, budget_ms: u32) -> proto::SuggestMoveRequest {
+    proto::SuggestMoveRequest {
+        state_source: Some(state.clone().into()),
+        seat,
+        level: proto::BotLevel::Expert as i32,
+        playouts: Some(1_000_000),
+        time_budget_ms: Some(budget_ms),
+        ..Default::default()
+    }
+}
+
+/// The `ErrorInfo` reason of a status.
+fn reason(status: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_error_details()
+        .error_info()
+        .map(|info| info.reason.clone())
+        .unwrap_or_default()
+}
+
+fn overloaded(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::ResourceExhausted
+        && reason(status) == ErrorReason::Overloaded.as_str_name()
+}
+
+#[tokio::test]
+async fn a_long_replay_over_grpc_answers_what_the_engine_answers() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    for moves in [40, 2_000] {
+        let request = record(moves);
+        let expected = Engine::default().replay(&request).expect("replayed");
+        let answer = client
+            .replay(request.clone())
+            .await
+            .expect("answered")
+            .into_inner();
+        assert_eq!(answer, expected, "{moves} moves");
+        // An illegal move is refused naming it, on either path.
+        let mut bad = request;
+        let last = bad.moves.len() - 1;
+        bad.moves[last] = bad.moves[0];
+        let status = client.replay(bad).await.expect_err("illegal");
+        assert_eq!(status.code(), tonic::Code::FailedPrecondition, "{status:?}");
+    }
+    // Malformed protobuf is the caller's fault.
+    let answer = send(
+        http::Request::post(format!(
+            "{}/pips.v1.DominoEngineService/Replay",
+            server.url()
+        ))
+        .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+        .body(Full::new(Bytes::from_static(&[0, 0, 0, 0, 2, 0xff, 0xff])))
+        .expect("request"),
+    )
+    .await;
+    let status = tonic::Status::from_header_map(&answer.headers).expect("a status");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert_eq!(reason(&status), "ERROR_REASON_MALFORMED_REQUEST");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn searches_and_long_replays_share_a_bounded_pool() {
+    let server = TestServer::start_with(Config {
+        work_pool: PoolSize {
+            threads: 1,
+            queue: 0,
+        },
+        max_suggest: Duration::from_secs(3),
+        ..Config::default()
+    })
+    .await;
+    let (state, seat) = a_choice(&server).await;
+    // A search takes the pool's one thread for a second ...
+    let mut searcher = server.client().await;
+    let search =
+        tokio::spawn(async move { searcher.suggest_move(expert(&state, seat, 1_000)).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // ... so a long replay from another connection is refused at once ...
+    let long = record(2_000);
+    let mut other = server.client().await;
+    let status = other.replay(long.clone()).await.expect_err("no room");
+    assert!(overloaded(&status), "{status:?}");
+    assert!(!search.is_finished(), "refused while the search ran");
+    // ... while short replays and cheap calls are served.
+    other.replay(record(40)).await.expect("a short replay");
+    other
+        .list_variants(proto::ListVariantsRequest {})
+        .await
+        .expect("a cheap call");
+    let suggestion = search.await.expect("joined").expect("a move").into_inner();
+    assert!(suggestion.playouts > 0, "the search ran");
+    other.replay(long).await.expect("room again");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn one_connection_gets_a_share_of_the_pool_and_others_still_get_in() {
+    let server = TestServer::start_with(Config {
+        // Room for 8, a quarter of it (2) for one connection.
+        work_pool: PoolSize {
+            threads: 1,
+            queue: 7,
+        },
+        ..Config::default()
+    })
+    .await;
+    let (state, seat) = a_choice(&server).await;
+    let greedy = server.client().await;
+    let mut calls = JoinSet::new();
+    for _ in 0..6 {
+        let (mut client, request) = (greedy.clone(), expert(&state, seat, 300));
+        calls.spawn(async move { client.suggest_move(request).await });
+    }
+    let mut other = server.client().await;
+    let mine = other.suggest_move(expert(&state, seat, 50)).await;
+    assert!(mine.is_ok(), "another connection gets in: {mine:?}");
+    let (mut answered, mut refused) = (0, 0);
+    while let Some(call) = calls.join_next().await {
+        match call.expect("joined") {
+            Ok(_) => answered += 1,
+            Err(status) if overloaded(&status) => {
+                assert!(status.message().contains("share"), "{}", status.message());
+                refused += 1;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+    assert_eq!((answered, refused), (2, 4));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn suggestions_are_answered_with_a_move_before_their_deadline() {
+    let server = TestServer::start_with(Config {
+        work_pool: PoolSize {
+            threads: 1,
+            queue: 4,
+        },
+        max_suggest: Duration::from_secs(1),
+        ..Config::default()
+    })
+    .await;
+    let (state, seat) = a_choice(&server).await;
+    let mut client = server.client().await;
+    // Deadlines at and under the server's cap.
+    for deadline_ms in [1_000, 200, 150, 100, 60, 30, 15] {
+        let mut request = tonic::Request::new(expert(&state, seat, 1_000));
+        request.set_timeout(Duration::from_millis(deadline_ms));
+        let answer = client.suggest_move(request).await;
+        let answer = answer.unwrap_or_else(|s| panic!("{deadline_ms} ms: {s:?}"));
+        assert!(answer.get_ref().r#move.is_some());
+    }
+    // With the pool's thread busy, a call with a deadline is answered with
+    // greedy's move (no playouts) before it rather than waiting.
+    let mut busy = server.client().await;
+    let taken = expert(&state, seat, 1_000);
+    let search = tokio::spawn(async move { busy.suggest_move(taken).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut request = tonic::Request::new(expert(&state, seat, 1_000));
+    request.set_timeout(Duration::from_millis(100));
+    let fallback = client.suggest_move(request).await.expect("a move");
+    assert!(fallback.get_ref().r#move.is_some());
+    assert_eq!(fallback.get_ref().playouts, 0);
+    search.await.expect("joined").expect("answered");
+    server.stop().await;
+}
+
+/// Sends a gRPC Replay of `request` on `sender` and waits for the answer's
+/// head only (its body is left unread); the status, if the head carries one.
+async fn unread_replay(
+    sender: &h2::client::SendRequest<Bytes>,
+    addr: std::net::SocketAddr,
+    request: &proto::ReplayRequest,
+) -> (h2::RecvStream, Option<tonic::Status>) {
+    let mut sender = sender.clone().ready().await.expect("a stream");
+    let head = http::Request::post(format!("http://{addr}/pips.v1.DominoEngineService/Replay"))
+        .header(header::CONTENT_TYPE, "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .expect("request");
+    let (answer, mut body) = sender.send_request(head, false).expect("sent");
+    let payload = request.encode_to_vec();
+    let mut frame = vec![0];
+    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
+    frame.extend(payload);
+    body.send_data(Bytes::from(frame), true).expect("data");
+    let answer = tokio::time::timeout(WITHIN, answer)
+        .await
+        .expect("a head in time")
+        .expect("a head");
+    let status = tonic::Status::from_header_map(answer.headers());
+    (answer.into_body(), status)
+}
+
+/// An HTTP/2 connection to `addr`.
+async fn http2(addr: std::net::SocketAddr) -> h2::client::SendRequest<Bytes> {
+    let tcp = TcpStream::connect(addr).await.expect("connect");
+    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
+    tokio::spawn(connection);
+    sender
+}
+
+#[tokio::test]
+async fn unread_answers_hold_a_bounded_budget_that_frees_when_they_go() {
+    let request = record(2_500);
+    let answer_units = Engine::default()
+        .replay(&request)
+        .expect("replayed")
+        .encoded_len()
+        .div_ceil(1024)
+        + 1;
+    assert!(answer_units > 64, "a large answer: {answer_units} KiB");
+    // A connection may hold one and a half answers, the server twelve.
+    let server = TestServer::start_with(Config {
+        max_answer_bytes: 8 * 1024 * (answer_units + answer_units / 2),
+        ..Config::default()
+    })
+    .await;
+    let first = http2(server.addr).await;
+    let (_held, status) = unread_replay(&first, server.addr, &request).await;
+    assert!(status.is_none(), "{status:?}");
+    let (_, status) = unread_replay(&first, server.addr, &request).await;
+    let status = status.expect("refused");
+    assert!(overloaded(&status), "{status:?}");
+    assert!(status.message().contains("this connection"), "{status:?}");
+    // Eleven more connections fill the server's budget.
+    let mut connections = Vec::new();
+    for _ in 0..11 {
+        let sender = http2(server.addr).await;
+        let (held, status) = unread_replay(&sender, server.addr, &request).await;
+        assert!(status.is_none(), "{status:?}");
+        connections.push((sender, held));
+    }
+    let last = http2(server.addr).await;
+    let (_, status) = unread_replay(&last, server.addr, &request).await;
+    let status = status.expect("refused");
+    assert!(overloaded(&status), "{status:?}");
+    assert!(status.message().contains("the server"), "{status:?}");
+    // Small answers hold nothing: cheap calls are served meanwhile.
+    let mut client = server.client().await;
+    client
+        .list_variants(proto::ListVariantsRequest {})
+        .await
+        .expect("a small answer");
+    // Reading an answer frees its part.
+    let (_, mut body) = connections.pop().expect("a connection");
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk.expect("data");
+        let _ = body.flow_control().release_capacity(chunk.len());
+    }
+    let (_, status) = unread_replay(&last, server.addr, &request).await;
+    assert!(
+        status.is_none(),
+        "room after an answer was read: {status:?}"
+    );
+    // Closing the connections frees theirs.
+    drop(connections);
+    let fresh = http2(server.addr).await;
+    let mut freed = false;
+    for _ in 0..50 {
+        let (_, status) = unread_replay(&fresh, server.addr, &request).await;
+        if status.is_none() {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(freed, "the closed connections' answers were not released");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn one_connection_cannot_take_every_waiting_place() {
+    let server = TestServer::start_with(Config {
+        max_waiting_bodies_per_connection: 4,
+        body_timeout: Duration::from_secs(5),
+        ..Config::default()
+    })
+    .await;
+    // One connection: ten calls whose bodies never finish.
+    let sender = http2(server.addr).await;
+    let mut answers = Vec::new();
+    let mut bodies = Vec::new();
+    for _ in 0..10 {
+        let mut ready = sender.clone().ready().await.expect("a stream");
+        let head = http::Request::post(format!(
+            "http://{}/pips.v1.DominoEngineService/ListVariants",
+            server.addr
+        ))
+        .header(header::CONTENT_TYPE, "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .expect("request");
+        let (answer, mut body) = ready.send_request(head, false).expect("sent");
+        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)
+            .expect("data");
+        answers.push(answer);
+        bodies.push(body);
+    }
+    // Six are refused at once (their connection has its share) ...
+    let mut refused = 0;
+    for answer in answers.iter_mut().rev().take(6) {
+        let head = tokio::time::timeout(WITHIN, answer).await.expect("in time");
+        let status = tonic::Status::from_header_map(head.expect("a head").headers());
+        let status = status.expect("refused");
+        assert!(overloaded(&status), "{status:?}");
+        assert!(status.message().contains("this connection"), "{status:?}");
+        refused += 1;
+    }
+    assert_eq!(refused, 6);
+    // ... while a client on another connection whose body comes in a
+    // second write (as Python's http.client sends it) is served.
+    let mut split = TcpStream::connect(server.addr).await.expect("connect");
+    split
+        .write_all(
+            b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-length: 2\r\n\
+              content-type: application/json\r\n\r\n",
+        )
+        .await
+        .expect("head");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    split.write_all(b"{}").await.expect("body");
+    let mut answer = [0u8; 12];
+    tokio::time::timeout(WITHIN, split.read_exact(&mut answer))
+        .await
+        .expect("in time")
+        .expect("an answer");
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    drop(bodies);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn oversize_bodies_are_refused_at_once_naming_the_configured_limit() {
+    let server = TestServer::start_with(Config {
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    // A declared length far over the limit, no body sent: answered at once.
+    let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+    stream
+        .write_all(
+            b"POST /v1/Replay HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+              content-length: 1000000000000\r\n\r\n",
+        )
+        .await
+        .expect("head");
+    let mut answer = vec![0u8; 2048];
+    let read = tokio::time::timeout(WITHIN, stream.read(&mut answer))
+        .await
+        .expect("answered before the body timeout")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&answer[..read]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    // A JSON body just over the limit names the limit itself.
+    let body = format!(r#"{{"variant":"{}"}}"#, "a".repeat(1_100_000));
+    let answer = post_json(&format!("{}/v1/NewGame", server.url()), body).await;
+    assert_eq!(answer.status, http::StatusCode::PAYLOAD_TOO_LARGE);
+    let message = answer.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(message.contains("1048576 bytes"), "{message}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_metrics_listener_closes_idle_connections_and_caps_them() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let config = Config {
+        header_timeout: Duration::from_secs(2),
+        idle_timeout: Duration::from_secs(2),
+        ..Config::default()
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let metrics = tokio::spawn(async move {
+        pips::server::serve_metrics(listener, &config, async {
+            let _ = stopped.await;
+        })
+        .await;
+    });
+    // As many half-sent requests as the listener serves at once ...
+    let mut held = Vec::new();
+    for _ in 0..pips::server::METRICS_MAX_CONNECTIONS {
+        let mut stream = TcpStream::connect(addr).await.expect("connect");
+        stream
+            .write_all(b"GET /metrics HTTP/1.1\r\nho")
+            .await
+            .expect("write");
+        held.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // ... so a scrape waits in the backlog until they are closed at the
+    // header timeout, then is served.
+    let url = format!("http://{addr}/metrics");
+    let scrape = tokio::spawn(async move { server::call(http::Method::GET, &url).await });
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(!scrape.is_finished(), "served beyond the metrics cap");
+    for stream in &mut held {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(WITHIN, stream.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "a half-sent request was kept open");
+    }
+    let scraped = tokio::time::timeout(WITHIN, scrape)
+        .await
+        .expect("served in time")
+        .expect("joined");
+    assert_eq!(scraped.status, http::StatusCode::OK);
+    assert!(String::from_utf8_lossy(&scraped.body).contains("pips_calls"));
+    let _ = stop.send(());
+    metrics.await.expect("stopped");
+}
