@@ -16,9 +16,7 @@ use pips::server::Config;
 use pips::service::Engine;
 use pips::service::pool::PoolSize;
 use prost::Message;
-use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
-use server::{TestServer, post_json, send};
+use server::{TestServer, a_choice, post_json, record, send};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::task::JoinSet;
@@ -27,70 +25,6 @@ use tokio::task::JoinSet;
 /// far above the short timeouts the tests configure, so a pass is not a
 /// race.
 const WITHIN: Duration = Duration::from_secs(15);
-
-/// A legal record of `moves` moves: a muggins match to a target no one
-/// reaches, played at random from seed 1.
-fn record(moves: usize) -> proto::ReplayRequest {
-    let engine = Engine::default();
-    let deal = engine
-        .new_game(&proto::NewGameRequest {
-            variant: "muggins".to_owned(),
-            players: 2,
-            seed: Some(1),
-            rules: Some(proto::Rules {
-                target: Some(1_000_000),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .expect("a deal");
-    let mut request = proto::ReplayRequest {
-        state_source: deal.state.clone().map(Into::into),
-        ..Default::default()
-    };
-    let mut update: proto::PlayResponse = deal.into();
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    while request.moves.len() < moves {
-        let mv = update.legal_moves[rng.random_range(0..update.legal_moves.len())];
-        request.moves.push(mv);
-        update = engine
-            .play(&proto::PlayRequest {
-                state_source: update.state.clone().map(Into::into),
-                r#move: Some(mv),
-                ..Default::default()
-            })
-            .expect("legal");
-    }
-    request
-}
-
-/// A state whose seat to act has a real choice, and that seat.
-async fn a_choice(server: &TestServer) -> (proto::GameState, u32) {
-    let mut client = server.client().await;
-    let mut update: proto::PlayResponse = client
-        .new_game(proto::NewGameRequest {
-            variant: "muggins".to_owned(),
-            players: 2,
-            seed: Some(1),
-            ..Default::default()
-        })
-        .await
-        .expect("dealt")
-        .into_inner()
-        .into();
-    while update.legal_moves.len() < 3 {
-        update = client
-            .play(proto::PlayRequest {
-                state_source: update.state.clone().map(Into::into),
-                r#move: update.legal_moves.first().copied(),
-                ..Default::default()
-            })
-            .await
-            .expect("played")
-            .into_inner();
-    }
-    (update.state.expect("a state"), update.to_act.unwrap_or(0))
-}
 
 /// An `expert` suggestion request for `seat` searching up to `budget_ms`.
 fn expert(state: &proto::GameState, seat: u32, budget_ms: u32) -> proto::SuggestMoveRequest {

@@ -41,33 +41,11 @@ async fn a_flood_of_searches_runs_on_the_pools_threads_alone() {
         ..Config::default()
     })
     .await;
-    let mut client = server.client().await;
-    let deal = client
-        .new_game(proto::NewGameRequest {
-            variant: "muggins".to_owned(),
-            players: 2,
-            seed: Some(1),
-            ..Default::default()
-        })
-        .await
-        .expect("dealt")
-        .into_inner();
-    let mut update: proto::PlayResponse = deal.into();
-    while update.legal_moves.len() < 3 {
-        update = client
-            .play(proto::PlayRequest {
-                state_source: update.state.clone().map(Into::into),
-                r#move: update.legal_moves.first().copied(),
-                ..Default::default()
-            })
-            .await
-            .expect("played")
-            .into_inner();
-    }
+    let (state, seat) = server::a_choice(&server).await;
     let (before, _) = threads();
     let request = proto::SuggestMoveRequest {
-        state_source: update.state.clone().map(Into::into),
-        seat: update.to_act.unwrap_or(0),
+        state_source: Some(state.into()),
+        seat,
         level: proto::BotLevel::Expert as i32,
         playouts: Some(1_000_000),
         ..Default::default()

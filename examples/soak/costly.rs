@@ -291,14 +291,20 @@ pub async fn suggest_with_deadlines(
             playouts: Some(1_000_000),
             ..Default::default()
         });
-        request.set_timeout(Duration::from_millis(rng.random_range(20..=150)));
+        let deadline = Duration::from_millis(rng.random_range(20..=150));
+        request.set_timeout(deadline);
         tally.calls.fetch_add(1, Ordering::Relaxed);
-        match client.suggest_move(request).await {
+        let started = Instant::now();
+        let answer = client.suggest_move(request).await;
+        let took = started.elapsed();
+        match answer {
             Ok(answer) if answer.get_ref().r#move.is_some() => {
                 tally.moves.fetch_add(1, Ordering::Relaxed);
             }
             Ok(_) => eprintln!("a suggestion came without a move"),
-            Err(status) => eprintln!("a deadline-bound suggestion failed: {status:?}"),
+            Err(status) => eprintln!(
+                "a deadline-bound suggestion failed after {took:?} of its {deadline:?}: {status:?}"
+            ),
         }
     }
 }

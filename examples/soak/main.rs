@@ -456,8 +456,15 @@ async fn under_attack(
         let seconds = seconds.unwrap_or(args.seconds);
         let stop = Instant::now() + Duration::from_secs(seconds);
         let calls = Arc::new(Mutex::new(attacks::Calls::default()));
+        // The deadline-bound callers are measured: they run at the
+        // clients' priority.
+        let runtime = if attack == Attack::SuggestDeadlines {
+            tokio::runtime::Handle::current()
+        } else {
+            attack_runtime.handle().clone()
+        };
         let attackers = (phase == "attack").then(|| {
-            attack_runtime.spawn(attacks::run(
+            runtime.spawn(attacks::run(
                 attack,
                 Arc::clone(&target),
                 args.attackers,

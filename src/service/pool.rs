@@ -102,8 +102,10 @@ type Job = Box<dyn FnOnce() + Send>;
 /// The queue and the counts, changed under one lock.
 #[derive(Default)]
 struct Queue {
-    /// Queued jobs by connection, oldest first.
-    jobs: HashMap<ConnectionId, VecDeque<Job>>,
+    /// Queued jobs by connection, oldest first, each with its number.
+    jobs: HashMap<ConnectionId, VecDeque<(u64, Job)>>,
+    /// The next job's number.
+    next_number: u64,
     /// Connections with queued jobs, in the order they are next served.
     turn: VecDeque<ConnectionId>,
     /// Jobs queued or running in all.
@@ -125,7 +127,25 @@ impl Queue {
         } else {
             self.turn.push_back(connection);
         }
-        job
+        job.map(|(_, job)| job)
+    }
+
+    /// Takes job `number` of `connection` off the queue if it is still
+    /// there (its caller has gone); whether it was.
+    fn withdraw(&mut self, connection: ConnectionId, number: u64) -> bool {
+        let Some(jobs) = self.jobs.get_mut(&connection) else {
+            return false;
+        };
+        let Some(at) = jobs.iter().position(|(n, _)| *n == number) else {
+            return false;
+        };
+        jobs.remove(at);
+        if jobs.is_empty() {
+            self.jobs.remove(&connection);
+            self.turn.retain(|c| *c != connection);
+        }
+        self.finished(connection);
+        true
     }
 
     /// A job of `connection` has finished (run or dropped).
@@ -225,7 +245,8 @@ impl WorkPool {
         let (answer, answered) = oneshot::channel();
         let shared = Arc::clone(&self.shared);
         let wrapped: Job = Box::new(move || {
-            // The caller gone: nothing to run for.
+            // The caller gone (and its job not yet withdrawn): nothing to
+            // run for.
             let result = (!answer.is_closed()).then(|| {
                 if Instant::now() > start_by {
                     Err(overloaded(
@@ -242,7 +263,14 @@ impl WorkPool {
                 let _ = answer.send(result);
             }
         });
-        self.submit(connection, wrapped)?;
+        let number = self.submit(connection, wrapped)?;
+        // Should the caller stop waiting, its job leaves the queue at once
+        // (its place is free for the caller's next call).
+        let _withdraw = Withdraw {
+            shared: &self.shared,
+            connection,
+            number,
+        };
         answered.await.unwrap_or_else(|_| {
             Err(ApiError {
                 code: Code::Internal,
@@ -253,10 +281,19 @@ impl WorkPool {
         })
     }
 
-    /// Queues `job` for `connection`, or refuses it.
-    fn submit(&self, connection: ConnectionId, job: Job) -> Result<(), ApiError> {
+    /// Whether a job of `connection` would be admitted now: a cheap look
+    /// before decoding a request whose work would be refused anyway.
+    ///
+    /// # Errors
+    /// The refusal [`WorkPool::run`] would answer.
+    pub fn check_room(&self, connection: ConnectionId) -> Result<(), ApiError> {
+        let queue = self.shared.lock();
+        self.room(&queue, connection)
+    }
+
+    /// Whether `queue` has room for one more job of `connection`.
+    fn room(&self, queue: &Queue, connection: ConnectionId) -> Result<(), ApiError> {
         let size = self.shared.size;
-        let mut queue = self.shared.lock();
         let mine = queue.outstanding.get(&connection).copied().unwrap_or(0);
         if mine >= size.per_connection() {
             return Err(overloaded(&format!(
@@ -270,6 +307,13 @@ impl WorkPool {
                 "every search and replay thread is busy and the queue is full; retry later",
             ));
         }
+        Ok(())
+    }
+
+    /// Queues `job` for `connection`, or refuses it.
+    fn submit(&self, connection: ConnectionId, job: Job) -> Result<u64, ApiError> {
+        let mut queue = self.shared.lock();
+        self.room(&queue, connection)?;
         let queue = &mut *queue;
         *queue.outstanding.entry(connection).or_insert(0) += 1;
         queue.held += 1;
@@ -277,9 +321,28 @@ impl WorkPool {
         if jobs.is_empty() {
             queue.turn.push_back(connection);
         }
-        jobs.push_back(job);
+        let number = queue.next_number;
+        queue.next_number += 1;
+        jobs.push_back((number, job));
         self.shared.work.notify_one();
-        Ok(())
+        Ok(number)
+    }
+}
+
+/// Withdraws a queued job when its caller stops waiting (a job already
+/// taken by a worker is not found, and runs to its end).
+struct Withdraw<'a> {
+    /// The pool's queue.
+    shared: &'a Shared,
+    /// The job's connection.
+    connection: ConnectionId,
+    /// The job's number.
+    number: u64,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        self.shared.lock().withdraw(self.connection, self.number);
     }
 }
 

@@ -30,12 +30,14 @@ fn decode_level(value: i32) -> Result<Level, ApiError> {
     }
 }
 
-/// The least and the most time kept between the end of a search and the
-/// call's deadline, for handing the answer over, encoding and writing it:
-/// a tenth of the time the call has left, within these bounds.
-const MIN_MARGIN: Duration = Duration::from_millis(2);
+/// The least and the most time kept for handing an answer over before
+/// the call's deadline (encoding and writing it, and a busy machine's
+/// delays): a third of the time the call has left, within these bounds.
+/// The search stops one margin before the answer is due, the answer is due
+/// one margin before the deadline.
+const MIN_MARGIN: Duration = Duration::from_millis(8);
 /// See [`MIN_MARGIN`].
-const MAX_MARGIN: Duration = Duration::from_millis(25);
+const MAX_MARGIN: Duration = Duration::from_millis(50);
 
 /// A suggestion request, checked, with what its search needs (owned, so
 /// that the search can run on the work pool).
@@ -148,22 +150,28 @@ impl Engine {
         request: &proto::SuggestMoveRequest,
         call: Call,
     ) -> Result<proto::SuggestMoveResponse, ApiError> {
+        // A search the pool has no room for is refused before its state is
+        // decoded: a flood of refused searches costs little.
+        if request.level == proto::BotLevel::Expert as i32 {
+            self.pool().check_room(call.connection)?;
+        }
         let asked = self.asked(request)?;
         if asked.level != Level::Expert {
             return asked.answer(asked.level, None);
         }
         let now = Instant::now();
         let left = call.deadline.saturating_duration_since(now);
-        let margin = (left / 10).clamp(MIN_MARGIN, MAX_MARGIN);
+        let margin = (left / 3).clamp(MIN_MARGIN, MAX_MARGIN);
         let answer_by = call.deadline.checked_sub(margin).unwrap_or(now);
         let stop_at = (now + asked.allowed).min(answer_by.checked_sub(margin).unwrap_or(now));
-        let fallback = asked.answer(Level::Greedy, None)?;
-        let search = self.pool().run(call.connection, answer_by, move || {
+        let search = self.pool().run(call.connection, call.deadline, move || {
             asked.answer(Level::Expert, Some(stop_at))
         });
         match tokio::time::timeout_at(answer_by.into(), search).await {
             Ok(answer) => answer,
-            Err(_) => Ok(fallback),
+            // No answer in time: greedy's move, worked out now (a few
+            // microseconds; the checked request is checked again).
+            Err(_) => self.asked(request)?.answer(Level::Greedy, None),
         }
     }
 }

@@ -10,6 +10,7 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
+use pips::proto;
 use pips::proto::domino_engine_service_client::DominoEngineServiceClient;
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -117,4 +118,69 @@ pub async fn call(method: http::Method, url: &str) -> Answer {
         .body(Full::new(Bytes::new()))
         .expect("request");
     send(request).await
+}
+
+/// A legal record of `moves` moves: a muggins match to a target no one
+/// reaches, played at random from seed 1.
+pub fn record(moves: usize) -> proto::ReplayRequest {
+    let engine = pips::service::Engine::default();
+    let deal = engine
+        .new_game(&proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(1),
+            rules: Some(proto::Rules {
+                target: Some(1_000_000),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .expect("a deal");
+    let mut request = proto::ReplayRequest {
+        state_source: deal.state.clone().map(Into::into),
+        ..Default::default()
+    };
+    let mut update: proto::PlayResponse = deal.into();
+    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    while request.moves.len() < moves {
+        let mv =
+            update.legal_moves[rand::RngExt::random_range(&mut rng, 0..update.legal_moves.len())];
+        request.moves.push(mv);
+        update = engine
+            .play(&proto::PlayRequest {
+                state_source: update.state.clone().map(Into::into),
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .expect("legal");
+    }
+    request
+}
+
+/// A state whose seat to act has a real choice, and that seat.
+pub async fn a_choice(server: &TestServer) -> (proto::GameState, u32) {
+    let mut client = server.client().await;
+    let mut update: proto::PlayResponse = client
+        .new_game(proto::NewGameRequest {
+            variant: "muggins".to_owned(),
+            players: 2,
+            seed: Some(1),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner()
+        .into();
+    while update.legal_moves.len() < 3 {
+        update = client
+            .play(proto::PlayRequest {
+                state_source: update.state.clone().map(Into::into),
+                r#move: update.legal_moves.first().copied(),
+                ..Default::default()
+            })
+            .await
+            .expect("played")
+            .into_inner();
+    }
+    (update.state.expect("a state"), update.to_act.unwrap_or(0))
 }
