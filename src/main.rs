@@ -286,12 +286,13 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         }
         _ => None,
     };
-    let machine = pips::service::pool::PoolSize::for_this_machine();
-    let threads = cli.work_threads.unwrap_or(machine.threads);
-    let work_pool = pips::service::pool::PoolSize {
-        threads,
-        queue: cli.work_queue.unwrap_or(4 * threads),
-    };
+    let mut work_pool = cli.work_threads.map_or_else(
+        pips::service::pool::PoolSize::for_this_machine,
+        pips::service::pool::PoolSize::with_threads,
+    );
+    if let Some(queue) = cli.work_queue {
+        work_pool.queue = queue;
+    }
     let cors_origins = cli
         .cors_origins
         .iter()

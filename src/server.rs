@@ -199,8 +199,6 @@ pub async fn run(
         slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
         answers: Arc::new(Semaphore::new(config.max_answer_bytes / guard::ANSWER_UNIT)),
     });
-    // gRPC-Web calls become gRPC calls (on the gRPC routes only: the layer
-    // refuses other HTTP/1.1 requests).
     // gRPC's Replay is served off the async workers (decoding included);
     // tonic's generated handler serves the other RPCs.
     let replay = Arc::new(grpc_replay::GrpcReplay {
@@ -214,6 +212,8 @@ pub async fn run(
             grpc_replay::PATH,
             axum::routing::post(grpc_replay::serve).with_state(replay),
         )
+        // gRPC-Web calls become gRPC calls (on the gRPC routes only: the
+        // layer refuses other HTTP/1.1 requests).
         .layer(tonic_web::GrpcWebLayer::new())
         .merge(http_api::router(Arc::clone(&api)))
         .fallback(http_api::not_found)

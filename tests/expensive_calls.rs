@@ -16,7 +16,9 @@ use pips::server::Config;
 use pips::service::Engine;
 use pips::service::pool::PoolSize;
 use prost::Message;
-use server::{TestServer, a_choice, post_json, record, send};
+use server::{
+    TestServer, a_choice, grpc_frame, http2, post_json, record, send, stalled_http2_calls,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::task::JoinSet;
@@ -228,10 +230,7 @@ async fn unread_replay(
         .body(())
         .expect("request");
     let (answer, mut body) = sender.send_request(head, false).expect("sent");
-    let payload = request.encode_to_vec();
-    let mut frame = vec![0];
-    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
-    frame.extend(payload);
+    let frame = grpc_frame(0, &request.encode_to_vec());
     body.send_data(Bytes::from(frame), true).expect("data");
     let answer = tokio::time::timeout(WITHIN, answer)
         .await
@@ -239,14 +238,6 @@ async fn unread_replay(
         .expect("a head");
     let status = tonic::Status::from_header_map(answer.headers());
     (answer.into_body(), status)
-}
-
-/// An HTTP/2 connection to `addr`.
-async fn http2(addr: std::net::SocketAddr) -> h2::client::SendRequest<Bytes> {
-    let tcp = TcpStream::connect(addr).await.expect("connect");
-    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
-    tokio::spawn(connection);
-    sender
 }
 
 #[tokio::test]
@@ -327,25 +318,7 @@ async fn one_connection_cannot_take_every_waiting_place() {
     })
     .await;
     // One connection: ten calls whose bodies never finish.
-    let sender = http2(server.addr).await;
-    let mut answers = Vec::new();
-    let mut bodies = Vec::new();
-    for _ in 0..10 {
-        let mut ready = sender.clone().ready().await.expect("a stream");
-        let head = http::Request::post(format!(
-            "http://{}/pips.v1.DominoEngineService/ListVariants",
-            server.addr
-        ))
-        .header(header::CONTENT_TYPE, "application/grpc")
-        .header("te", "trailers")
-        .body(())
-        .expect("request");
-        let (answer, mut body) = ready.send_request(head, false).expect("sent");
-        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)
-            .expect("data");
-        answers.push(answer);
-        bodies.push(body);
-    }
+    let (_sender, mut answers, bodies) = stalled_http2_calls(server.addr, 10).await;
     // Six are refused at once (their connection has its share) ...
     let mut refused = 0;
     for answer in answers.iter_mut().rev().take(6) {

@@ -12,7 +12,7 @@ use http::header;
 use http_body_util::Full;
 use pips::proto;
 use pips::server::Config;
-use server::{TestServer, post_json, send};
+use server::{TestServer, grpc_frame, post_json, send, stalled_http2_calls};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -72,10 +72,7 @@ async fn echoed_input_is_quoted_only_in_part() {
         players: 2,
         ..Default::default()
     };
-    let mut frame = vec![0];
-    let payload = prost::Message::encode_to_vec(&request);
-    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
-    frame.extend(payload);
+    let frame = grpc_frame(0, &prost::Message::encode_to_vec(&request));
     let answer = send(
         http::Request::post(format!("{url}/pips.v1.DominoEngineService/NewGame"))
             .header(header::CONTENT_TYPE, "application/grpc-web+proto")
@@ -96,34 +93,6 @@ async fn echoed_input_is_quoted_only_in_part() {
     server.stop().await;
 }
 
-/// Opens an HTTP/2 connection with `streams` calls whose bodies start but
-/// never finish; the connection's sender (dropping it ends them).
-async fn stalled_http2_calls(
-    server: &TestServer,
-    streams: usize,
-) -> (h2::client::SendRequest<Bytes>, Vec<h2::SendStream<Bytes>>) {
-    let tcp = TcpStream::connect(server.addr).await.expect("connect");
-    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
-    tokio::spawn(connection);
-    let mut bodies = Vec::new();
-    for _ in 0..streams {
-        let mut sender = sender.clone().ready().await.expect("a stream");
-        let request = http::Request::post(format!(
-            "http://{}/pips.v1.DominoEngineService/ListVariants",
-            server.addr
-        ))
-        .header(header::CONTENT_TYPE, "application/grpc")
-        .header("te", "trailers")
-        .body(())
-        .expect("request");
-        let (_answer, mut body) = sender.send_request(request, false).expect("sent");
-        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)
-            .expect("data");
-        bodies.push(body);
-    }
-    (sender, bodies)
-}
-
 #[tokio::test]
 async fn bodies_that_never_finish_do_not_starve_other_callers() {
     let server = TestServer::start_with(Config {
@@ -135,8 +104,8 @@ async fn bodies_that_never_finish_do_not_starve_other_callers() {
     .await;
     // Two connections, each with as many unfinished calls as it may open:
     // eight times the server's concurrency.
-    let _first = stalled_http2_calls(&server, 16).await;
-    let _second = stalled_http2_calls(&server, 16).await;
+    let _first = stalled_http2_calls(server.addr, 16).await;
+    let _second = stalled_http2_calls(server.addr, 16).await;
     let mut client = server.client().await;
     for _ in 0..20 {
         client

@@ -18,7 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 mod server;
-use server::{Answer, TestServer, call, post_json, send};
+use server::{Answer, TestServer, call, grpc_frame, post_json, send};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
@@ -462,14 +462,6 @@ async fn a_body_that_never_arrives_holds_no_slot_and_times_out() {
     server.stop().await;
 }
 
-/// A gRPC-Web frame: flag, big-endian length, payload.
-fn grpc_web_frame(flag: u8, payload: &[u8]) -> Vec<u8> {
-    let mut frame = vec![flag];
-    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
-    frame.extend(payload);
-    frame
-}
-
 /// Splits a gRPC-Web body into its data message and its trailers.
 fn grpc_web_parts(body: &[u8]) -> (Option<Vec<u8>>, String) {
     let (mut message, mut trailers) = (None, String::new());
@@ -496,7 +488,7 @@ async fn grpc_web_call(server: &TestServer, rpc: &str, request: &impl Message) -
     ))
     .header(header::CONTENT_TYPE, "application/grpc-web+proto")
     .header("x-grpc-web", "1")
-    .body(Full::new(Bytes::from(grpc_web_frame(
+    .body(Full::new(Bytes::from(grpc_frame(
         0,
         &request.encode_to_vec(),
     ))))
@@ -577,7 +569,7 @@ async fn grpc_web_text_round_trip() {
     use base64::engine::general_purpose::STANDARD;
 
     let server = TestServer::start().await;
-    let frame = grpc_web_frame(0, &proto::ListVariantsRequest {}.encode_to_vec());
+    let frame = grpc_frame(0, &proto::ListVariantsRequest {}.encode_to_vec());
     let request = http::Request::post(format!(
         "{}/pips.v1.DominoEngineService/ListVariants",
         server.url()
@@ -951,7 +943,7 @@ async fn malformed_protobuf_and_unknown_methods_are_refused_with_a_reason() {
         let answer = grpc_web_post(
             &format!("{url}/pips.v1.DominoEngineService/NewGame"),
             "application/grpc-web+proto",
-            grpc_web_frame(0, &payload),
+            grpc_frame(0, &payload),
         )
         .await;
         assert_eq!(

@@ -296,6 +296,18 @@ pub struct Calls {
 }
 
 impl Calls {
+    /// Records into `calls` a call started at `started` that succeeded
+    /// (`ok`) or failed.
+    pub fn record(calls: &Mutex<Calls>, started: Instant, ok: bool) {
+        if let Ok(mut calls) = calls.lock() {
+            if ok {
+                calls.latencies.push(started.elapsed());
+            } else {
+                calls.failed += 1;
+            }
+        }
+    }
+
     /// Calls made.
     pub fn total(&self) -> u64 {
         self.latencies.len() as u64 + self.failed
@@ -317,15 +329,7 @@ impl Calls {
 pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mutex<Calls>>) {
     let mut engine = DominoEngineServiceClient::new(channel);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let record = |started: Instant, ok: bool| {
-        if let Ok(mut calls) = calls.lock() {
-            if ok {
-                calls.latencies.push(started.elapsed());
-            } else {
-                calls.failed += 1;
-            }
-        }
-    };
+    let record = |started: Instant, ok: bool| Calls::record(&calls, started, ok);
     while Instant::now() < stop {
         let started = Instant::now();
         let deal = engine

@@ -335,15 +335,7 @@ pub async fn hold_metrics(addr: SocketAddr, stop: Instant) -> std::io::Result<()
 /// every call into `calls` until `stop`.
 pub async fn play_well_split(addr: SocketAddr, seed: u64, stop: Instant, calls: Arc<Mutex<Calls>>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let record = |started: Instant, ok: bool| {
-        if let Ok(mut calls) = calls.lock() {
-            if ok {
-                calls.latencies.push(started.elapsed());
-            } else {
-                calls.failed += 1;
-            }
-        }
-    };
+    let record = |started: Instant, ok: bool| Calls::record(&calls, started, ok);
     let mut connection: Option<Http1> = None;
     let mut update: Option<proto::PlayResponse> = None;
     while Instant::now() < stop {

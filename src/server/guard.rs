@@ -121,7 +121,10 @@ async fn limited(
         };
     }
     let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
-        return refused(protocol, &overloaded());
+        return refused(
+            protocol,
+            &ApiError::overloaded("the server is at its concurrency limit; retry later"),
+        );
     };
     // The client's deadline runs from the call's arrival; the server's
     // timeout from the handler's start.
@@ -163,28 +166,23 @@ async fn hold_answer(
     share: Option<&ConnectionShare>,
 ) -> Result<Response, ApiError> {
     let (parts, body) = response.into_parts();
-    let collected = body.collect().await.map_err(|error| ApiError {
-        code: Code::Internal,
-        reason: ErrorReason::Unspecified,
-        field: String::new(),
-        message: format!("cannot write the answer: {error}"),
-    })?;
+    let collected = body
+        .collect()
+        .await
+        .map_err(|error| ApiError::internal(format!("cannot write the answer: {error}")))?;
     let trailers = collected.trailers().cloned();
     let data = collected.to_bytes();
     let mut permits = Vec::new();
     if data.len() > SMALL_ANSWER_BYTES {
         let units = data.len().div_ceil(ANSWER_UNIT);
-        let too_many = |whose: &str, budget: &Semaphore| ApiError {
-            code: Code::ResourceExhausted,
-            reason: ErrorReason::Overloaded,
-            field: String::new(),
-            message: format!(
+        let too_many = |whose: &str, budget: &Semaphore| {
+            ApiError::overloaded(format!(
                 "the answer is {} bytes and {whose} has {} KiB of answers left to hold until \
                  they are read; read the answers in flight, or ask for less (fewer moves \
                  per Replay)",
                 data.len(),
                 budget.available_permits()
-            ),
+            ))
         };
         let take = |budget: &Arc<Semaphore>| {
             u32::try_from(units)
@@ -327,15 +325,20 @@ async fn buffered(
         Some(result) => Ok(result),
         None => {
             let _own_place = match share {
-                Some(share) => Some(
-                    Arc::clone(&share.waiting)
-                        .try_acquire_owned()
-                        .map_err(|_| too_many_waiting_here())?,
-                ),
+                Some(share) => Some(Arc::clone(&share.waiting).try_acquire_owned().map_err(
+                    |_| {
+                        ApiError::overloaded(
+                            "this connection has its share of calls waiting for their \
+                                 bodies; finish sending those, or retry later",
+                        )
+                    },
+                )?),
                 None => None,
             };
             let Ok(_place) = Arc::clone(&limits.waiting).try_acquire_owned() else {
-                return Err(too_many_waiting());
+                return Err(ApiError::overloaded(
+                    "too many calls are waiting for their bodies; retry later",
+                ));
             };
             tokio::time::timeout(limits.body_timeout, reading).await
         }
@@ -355,38 +358,6 @@ async fn buffered(
         Ok(Ok(collected)) => collected.to_bytes(),
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
-}
-
-/// Every slot is taken.
-fn overloaded() -> ApiError {
-    ApiError {
-        code: Code::ResourceExhausted,
-        reason: ErrorReason::Overloaded,
-        field: String::new(),
-        message: "the server is at its concurrency limit; retry later".to_owned(),
-    }
-}
-
-/// The connection's waiting places are taken.
-fn too_many_waiting_here() -> ApiError {
-    ApiError {
-        code: Code::ResourceExhausted,
-        reason: ErrorReason::Overloaded,
-        field: String::new(),
-        message: "this connection has its share of calls waiting for their bodies; \
-                  finish sending those, or retry later"
-            .to_owned(),
-    }
-}
-
-/// Every waiting place is taken.
-fn too_many_waiting() -> ApiError {
-    ApiError {
-        code: Code::ResourceExhausted,
-        reason: ErrorReason::Overloaded,
-        field: String::new(),
-        message: "too many calls are waiting for their bodies; retry later".to_owned(),
-    }
 }
 
 /// The handler took too long.

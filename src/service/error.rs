@@ -83,6 +83,30 @@ impl ApiError {
         }
     }
 
+    /// A call refused at once because the server is at one of its limits
+    /// (`RESOURCE_EXHAUSTED`, `ERROR_REASON_OVERLOADED`); `message` says
+    /// which, and what to do.
+    #[must_use]
+    pub fn overloaded(message: impl Into<String>) -> ApiError {
+        ApiError {
+            code: Code::ResourceExhausted,
+            reason: ErrorReason::Overloaded,
+            field: String::new(),
+            message: message.into(),
+        }
+    }
+
+    /// A failure of the server's own (`INTERNAL`), not the caller's.
+    #[must_use]
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError {
+            code: Code::Internal,
+            reason: ErrorReason::Unspecified,
+            field: String::new(),
+            message: message.into(),
+        }
+    }
+
     /// Options that cannot be played, found in `rules` at `prefix`.
     #[must_use]
     pub fn from_rules(error: &RulesError, prefix: &str) -> ApiError {

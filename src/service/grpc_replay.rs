@@ -87,12 +87,9 @@ fn answer(engine: &Engine, body: &[u8], limit: usize) -> Result<Bytes, ApiError>
     let mut frame = Vec::with_capacity(length + 5);
     frame.push(0);
     frame.extend(u32::try_from(length).unwrap_or(u32::MAX).to_be_bytes());
-    answer.encode(&mut frame).map_err(|e| ApiError {
-        code: Code::Internal,
-        reason: ErrorReason::Unspecified,
-        field: String::new(),
-        message: format!("cannot encode the answer: {e}"),
-    })?;
+    answer
+        .encode(&mut frame)
+        .map_err(|e| ApiError::internal(format!("cannot encode the answer: {e}")))?;
     Ok(Bytes::from(frame))
 }
 

@@ -232,12 +232,8 @@ where
     Resp: Serialize + prost::Message,
 {
     match encoding {
-        Encoding::Json => serde_json::to_vec(answer).map_err(|e| ApiError {
-            code: Code::Internal,
-            reason: ErrorReason::Unspecified,
-            field: String::new(),
-            message: format!("cannot render the answer: {e}"),
-        }),
+        Encoding::Json => serde_json::to_vec(answer)
+            .map_err(|e| ApiError::internal(format!("cannot render the answer: {e}"))),
         Encoding::Proto => Ok(answer.encode_to_vec()),
     }
 }

@@ -20,10 +20,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use tokio::sync::oneshot;
-use tonic::Code;
 
 use super::error::ApiError;
-use crate::proto::ErrorReason;
 
 /// The connection a call came on, set by the server on every request
 /// (its extensions), so that the pool can share itself fairly among
@@ -80,7 +78,12 @@ impl PoolSize {
     /// One thread per core, and four waiting places per thread.
     #[must_use]
     pub fn for_this_machine() -> PoolSize {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        PoolSize::with_threads(std::thread::available_parallelism().map_or(1, usize::from))
+    }
+
+    /// `threads` threads, and four waiting places per thread.
+    #[must_use]
+    pub fn with_threads(threads: usize) -> PoolSize {
         PoolSize {
             threads,
             queue: 4 * threads,
@@ -249,7 +252,7 @@ impl WorkPool {
             // run for.
             let result = (!answer.is_closed()).then(|| {
                 if Instant::now() > start_by {
-                    Err(overloaded(
+                    Err(ApiError::overloaded(
                         "no worker was free in time for this call; retry later",
                     ))
                 } else {
@@ -271,14 +274,9 @@ impl WorkPool {
             connection,
             number,
         };
-        answered.await.unwrap_or_else(|_| {
-            Err(ApiError {
-                code: Code::Internal,
-                reason: ErrorReason::Unspecified,
-                field: String::new(),
-                message: "the work failed".to_owned(),
-            })
-        })
+        answered
+            .await
+            .unwrap_or_else(|_| Err(ApiError::internal("the work failed")))
     }
 
     /// Whether a job of `connection` would be admitted now: a cheap look
@@ -296,14 +294,14 @@ impl WorkPool {
         let size = self.shared.size;
         let mine = queue.outstanding.get(&connection).copied().unwrap_or(0);
         if mine >= size.per_connection() {
-            return Err(overloaded(&format!(
+            return Err(ApiError::overloaded(format!(
                 "this connection already has {mine} calls for the server's {} search and \
                  replay threads, its share; retry when one is answered",
                 size.threads
             )));
         }
         if queue.held >= size.threads + size.queue {
-            return Err(overloaded(
+            return Err(ApiError::overloaded(
                 "every search and replay thread is busy and the queue is full; retry later",
             ));
         }
@@ -397,19 +395,10 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-/// The refusal of a job the pool has no room or time for.
-fn overloaded(message: &str) -> ApiError {
-    ApiError {
-        code: Code::ResourceExhausted,
-        reason: ErrorReason::Overloaded,
-        field: String::new(),
-        message: message.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::ErrorReason;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 

@@ -184,3 +184,51 @@ pub async fn a_choice(server: &TestServer) -> (proto::GameState, u32) {
     }
     (update.state.expect("a state"), update.to_act.unwrap_or(0))
 }
+
+/// A gRPC (or gRPC-Web) frame: flag, big-endian length, payload.
+pub fn grpc_frame(flag: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![flag];
+    frame.extend(u32::try_from(payload.len()).expect("small").to_be_bytes());
+    frame.extend(payload);
+    frame
+}
+
+/// An HTTP/2 connection to `addr`, driven in the background.
+pub async fn http2(addr: SocketAddr) -> h2::client::SendRequest<Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
+    tokio::spawn(connection);
+    sender
+}
+
+/// Opens an HTTP/2 connection to `addr` with `streams` calls whose bodies
+/// start but never finish: its sender, the calls' answers and their bodies
+/// (dropping the sender and the bodies ends them).
+pub async fn stalled_http2_calls(
+    addr: SocketAddr,
+    streams: usize,
+) -> (
+    h2::client::SendRequest<Bytes>,
+    Vec<h2::client::ResponseFuture>,
+    Vec<h2::SendStream<Bytes>>,
+) {
+    let sender = http2(addr).await;
+    let mut answers = Vec::new();
+    let mut bodies = Vec::new();
+    for _ in 0..streams {
+        let mut sender = sender.clone().ready().await.expect("a stream");
+        let request = http::Request::post(format!(
+            "http://{addr}/pips.v1.DominoEngineService/ListVariants"
+        ))
+        .header(http::header::CONTENT_TYPE, "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .expect("request");
+        let (answer, mut body) = sender.send_request(request, false).expect("sent");
+        body.send_data(Bytes::from_static(&[0, 0, 0, 0, 9, 1]), false)
+            .expect("data");
+        answers.push(answer);
+        bodies.push(body);
+    }
+    (sender, answers, bodies)
+}
