@@ -645,12 +645,32 @@ fn one_then_pass_draws_a_single_tile_then_passes() {
 #[test]
 fn unplayable_house_rules_are_refused_naming_the_option() {
     type Breakage = fn(&mut pips::rules::Rules);
-    let cases: [(&str, Breakage); 5] = [
+    let cases: [(&str, Breakage); 11] = [
         ("partnerships", |r| r.partnerships = true),
         ("hand_size", |r| r.hand_size = 15),
         ("target", |r| r.target = 0),
         ("connect", |r| r.layout = LayoutRule::FirstDoubleSpinner),
         ("closing_wins", |r| r.layout = LayoutRule::Sniff),
+        ("count_partner", |r| r.count_partner = true),
+        ("capicua_bonus", |r| {
+            r.closing_wins = false;
+            r.capicua_bonus = 25;
+            r.layout = LayoutRule::FirstDoubleSpinner;
+        }),
+        ("capicua_bonus", |r| r.capicua_bonus = 1_001),
+        ("pass_bonus", |r| {
+            r.pass_bonus = 25;
+            r.match_end = pips::rules::MatchEnd::SingleHand;
+            r.target = 0;
+        }),
+        ("pass_bonus", |r| {
+            r.pass_bonus = 25;
+            r.settlement = pips::rules::Settlement::PenaltyOwnPips;
+            r.match_end = pips::rules::MatchEnd::LoseAtTarget;
+        }),
+        ("settlement", |r| {
+            r.settlement = pips::rules::Settlement::SubtractOwnRounded;
+        }),
     ];
     for (option, break_it) in cases {
         let variant = if option == "connect" {
@@ -663,4 +683,294 @@ fn unplayable_house_rules_are_refused_naming_the_option() {
         let error = Game::new(variant, rules, 3, 1).expect_err("refused");
         assert_eq!(error.option.name(), option, "{error}");
     }
+}
+
+// ---- the Latin partnership games ----------------------------------------------------
+
+/// A Latin game's position with 6-6 on the table and `blocker` to play 6-5
+/// on the left, after which nobody holds a 5 or a 6: the hand is a
+/// tranque. `rest[seat]`: each seat's other tiles; `leader`: the hand's
+/// leader.
+fn latin_tranque(
+    variant: &str,
+    blocker: u8,
+    leader: u8,
+    rest: [Vec<pips::rules::Tile>; 4],
+) -> (Game, pips::rules::Report) {
+    let hands = rest
+        .into_iter()
+        .enumerate()
+        .map(|(seat, mut tiles)| {
+            if seat == usize::from(blocker) {
+                tiles.insert(0, t(6, 5));
+            }
+            tiles
+        })
+        .collect();
+    let mut position = Position::new(rules(variant, 4), 4, hands).with_lead(t(6, 6));
+    position.to_act = blocker;
+    position.leader = Some(leader);
+    let mut game = position.game();
+    let report = game.play(on(blocker, t(6, 5), End::Left)).expect("legal");
+    assert!(ended_with(std::slice::from_ref(&report), HandEnd::Blocked));
+    (game, report)
+}
+
+#[test]
+fn latin_games_deal_lead_and_seat_as_their_sections_say() {
+    for (variant, max_pip, tiles, out_of_play) in [
+        ("puerto_rican", 6, 7, 0),
+        ("cuban", 9, 10, 15),
+        ("dominican", 6, 7, 0),
+    ] {
+        let preset = preset(variant).expect("preset");
+        assert_eq!(preset.players, 4..=4);
+        let rules = preset.rules(4, None);
+        assert!(rules.partnerships);
+        assert_eq!(rules.max_pip, max_pip);
+        for seed in 0..20 {
+            let (game, _) = Game::new(variant, rules, 4, seed).expect("valid");
+            assert!((0..4).all(|s| game.hand(s).len() == tiles), "{variant}");
+            assert_eq!(game.boneyard_len(), out_of_play);
+            if variant == "cuban" {
+                assert_eq!(game.required_lead(), None, "cuban leads by lot, any tile");
+            } else {
+                assert_eq!(game.required_lead(), Some(t(6, 6)));
+                assert!(game.hand(game.to_act()).contains(t(6, 6)));
+            }
+        }
+    }
+}
+
+#[test]
+fn puerto_rican_going_out_scores_all_three_other_hands() {
+    // Partner 5-4 2-0 (11), opponents 6-6 3-1 (16) and 4-4 0-0 (8): 35.
+    let mut game = Position::new(
+        rules("puerto_rican", 4),
+        4,
+        vec![
+            vec![t(6, 1)],
+            vec![t(6, 6), t(3, 1)],
+            vec![t(5, 4), t(2, 0)],
+            vec![t(4, 4), t(0, 0)],
+        ],
+    )
+    .with_lead(t(6, 3))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(total_change(&reports), vec![35, 0]);
+    assert_eq!(
+        points_of(&reports[0].events),
+        vec![(0, 35, ScoreReason::Domino)]
+    );
+    assert_eq!((game.hand_leader(), game.required_lead()), (0, None));
+}
+
+#[test]
+fn puerto_rican_tranque_the_lower_side_scores_both_totals_and_the_blocker_leads() {
+    // Side 0+2: 2-2 and 4-3 (11); side 1+3: 4-4 1-1 and 4-1 4-0 (19): 30.
+    let rest = || {
+        [
+            vec![t(2, 2)],
+            vec![t(4, 4), t(1, 1)],
+            vec![t(4, 3)],
+            vec![t(4, 1), t(4, 0)],
+        ]
+    };
+    let (game, report) = latin_tranque("puerto_rican", 0, 3, rest());
+    assert_eq!(report.score_change, vec![30, 0]);
+    assert_eq!(game.hand_leader(), 0, "the blocker's side won: it leads");
+    // The same tranque made by seat 1, whose side lost: seat 2 leads.
+    let mut rest = rest();
+    rest[0].push(t(1, 0));
+    rest[1].retain(|&tile| tile != t(1, 1));
+    rest[1].push(t(1, 1));
+    let (game, report) = latin_tranque("puerto_rican", 1, 3, rest);
+    assert_eq!(report.score_change, vec![31, 0]);
+    assert_eq!(
+        game.hand_leader(),
+        2,
+        "the blocker's side lost: the next seat leads"
+    );
+}
+
+#[test]
+fn latin_tied_tranque_scores_nothing_and_the_leader_leads_again() {
+    // 12 against 12, blocked by seat 1 in a hand seat 3 led.
+    for variant in ["puerto_rican", "cuban", "dominican"] {
+        let (game, report) = latin_tranque(
+            variant,
+            1,
+            3,
+            [
+                vec![t(4, 4)],
+                vec![t(3, 1)],
+                vec![t(2, 2)],
+                vec![t(4, 3), t(1, 0)],
+            ],
+        );
+        assert_eq!(report.score_change, vec![0, 0], "{variant}");
+        assert!(
+            points_of(&report.events).is_empty(),
+            "{variant}: no pase corrido either"
+        );
+        assert_eq!(game.hand_leader(), 3, "{variant}");
+        assert_eq!(game.required_lead(), None, "{variant}");
+    }
+}
+
+#[test]
+fn cuban_credits_only_the_opponents_pips() {
+    // Going out: opponents 9-8 1-0 (18) and 7-7 (14) give 32; the partner's
+    // 5-4 2-0 do not count.
+    let mut game = Position::new(
+        rules("cuban", 4),
+        4,
+        vec![
+            vec![t(9, 1)],
+            vec![t(9, 8), t(1, 0)],
+            vec![t(5, 4), t(2, 0)],
+            vec![t(7, 7)],
+        ],
+    )
+    .with_lead(t(9, 9))
+    .game();
+    let reports = play_all(&mut game, &[on(0, t(9, 1), End::Left)]);
+    assert_eq!(total_change(&reports), vec![32, 0]);
+    // Tranque: 11 against 19 scores the opponents' 19.
+    let (_, report) = latin_tranque(
+        "cuban",
+        0,
+        0,
+        [
+            vec![t(2, 2)],
+            vec![t(4, 4), t(1, 1)],
+            vec![t(4, 3)],
+            vec![t(4, 1), t(4, 0)],
+        ],
+    );
+    assert_eq!(report.score_change, vec![19, 0]);
+}
+
+/// A dominican position: 6-6 led, seat 0 to place 6-3 on the left and seat
+/// 1 6-5 on the right, so the ends show 3 and 5 for seat 2.
+fn dominican_three_five(seat2: Vec<pips::rules::Tile>) -> Game {
+    Position::new(
+        rules("dominican", 4),
+        4,
+        vec![
+            vec![t(6, 3), t(1, 1)],
+            vec![t(6, 5), t(2, 2)],
+            seat2,
+            vec![t(4, 4), t(0, 0)],
+        ],
+    )
+    .with_lead(t(6, 6))
+    .game()
+}
+
+#[test]
+fn dominican_capicua_scores_its_bonus_before_the_hand() {
+    for end in [End::Left, End::Right] {
+        let mut game = dominican_three_five(vec![t(5, 3)]);
+        let reports = play_all(
+            &mut game,
+            &[
+                on(0, t(6, 3), End::Left),
+                on(1, t(6, 5), End::Right),
+                on(2, t(5, 3), end),
+            ],
+        );
+        // 25, then every other hand: 1-1, 2-2, 4-4 and 0-0 (14).
+        assert_eq!(
+            points_of(&reports[2].events),
+            vec![(0, 25, ScoreReason::Capicua), (0, 14, ScoreReason::Domino)]
+        );
+        assert_eq!(game.scores(), &[39, 0]);
+    }
+}
+
+#[test]
+fn a_double_or_a_one_ended_fit_is_no_capicua() {
+    // Ends 3 and 5; seat 2 goes out with 5-5 (a double) or 3-0 (one end).
+    for last in [t(5, 5), t(3, 0)] {
+        let mut game = dominican_three_five(vec![last]);
+        let end = if last == t(5, 5) {
+            End::Right
+        } else {
+            End::Left
+        };
+        let reports = play_all(
+            &mut game,
+            &[
+                on(0, t(6, 3), End::Left),
+                on(1, t(6, 5), End::Right),
+                on(2, last, end),
+            ],
+        );
+        assert!(
+            points_of(&reports[2].events)
+                .iter()
+                .all(|&(_, _, reason)| reason == ScoreReason::Domino),
+            "{last}"
+        );
+    }
+}
+
+#[test]
+fn dominican_pase_corrido_scores_once_every_other_seat_has_passed() {
+    // Seat 2 places 4-4 on 6-4's 4; nobody else holds a 4 or a 6.
+    let mut position = Position::new(
+        rules("dominican", 4),
+        4,
+        vec![
+            vec![t(1, 1), t(3, 3)],
+            vec![t(0, 0), t(2, 0)],
+            vec![t(4, 4), t(4, 1)],
+            vec![t(2, 2), t(3, 1)],
+        ],
+    )
+    .with_lead(t(6, 4));
+    position.to_act = 2;
+    let mut game = position.game();
+    let reports = play_all(
+        &mut game,
+        &[
+            on(2, t(4, 4), End::Right),
+            Move::pass(3),
+            Move::pass(0),
+            Move::pass(1),
+        ],
+    );
+    assert!(reports[..3].iter().all(|r| points_of(&r.events).is_empty()));
+    assert_eq!(
+        points_of(&reports[3].events),
+        vec![(0, 25, ScoreReason::PassBonus)]
+    );
+    assert_eq!(game.to_act(), 2, "the placer plays again");
+    // A bonus that reaches the target ends the match at once.
+    let mut position = Position::new(
+        rules("dominican", 4),
+        4,
+        vec![
+            vec![t(6, 6), t(6, 5)],
+            vec![t(0, 0), t(2, 0)],
+            vec![t(1, 1), t(3, 3)],
+            vec![t(2, 2), t(3, 1)],
+        ],
+    )
+    .with_scores(vec![180, 199]);
+    position.hand_number = 3;
+    let mut game = position.game();
+    play_all(
+        &mut game,
+        &[
+            lead(0, t(6, 6)),
+            Move::pass(1),
+            Move::pass(2),
+            Move::pass(3),
+        ],
+    );
+    assert_eq!(game.scores(), &[205, 199]);
+    assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
 }

@@ -32,6 +32,11 @@ pub enum ScoreReason {
     Penalty,
     /// A seat's own rounded pips taken off its side.
     OwnPips,
+    /// Going out with a capicúa (`capicua_bonus`).
+    Capicua,
+    /// A pase corrido: every other seat passed after the seat's tile
+    /// (`pass_bonus`).
+    PassBonus,
 }
 
 /// How a hand ended.

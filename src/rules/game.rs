@@ -535,6 +535,10 @@ impl Game {
         match mv.action {
             Action::Play { tile, end } => {
                 let closing = self.is_closing(tile);
+                // Tested only for a seat's last tile under a capicúa bonus.
+                let capicua = self.rules.capicua_bonus != 0
+                    && self.hand(seat).len() == 1
+                    && self.is_capicua(tile);
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
@@ -558,26 +562,45 @@ impl Game {
                     InPlayScoring::None => 0,
                     scoring => in_play_points(scoring, self.ends_total()),
                 };
+                let bonus = if capicua {
+                    i32::from(self.rules.capicua_bonus)
+                } else {
+                    0
+                };
                 let mut void_settlement = false;
-                if points > 0 {
+                if points > 0 || bonus > 0 {
                     let side = self.side_of(seat);
                     let points = i32::try_from(points).unwrap_or(i32::MAX);
-                    // Under an exact target, the last tile's points and the
-                    // hand's settlement for the same side are checked together.
+                    // Under an exact target, the last tile's points, its
+                    // capicúa and the hand's settlement for the same side
+                    // are checked together.
                     let with_settlement = hand_end.map_or(0, |end| self.settlement_for(side, end));
-                    if self.overshoots(side, points.saturating_add(with_settlement)) {
-                        sink.record(|| Event::PointsVoided {
-                            side,
-                            seat: Some(seat),
-                            points,
-                            reason: ScoreReason::Ends,
-                        });
+                    let earned = points.saturating_add(bonus);
+                    if self.overshoots(side, earned.saturating_add(with_settlement)) {
+                        for (points, reason) in
+                            [(points, ScoreReason::Ends), (bonus, ScoreReason::Capicua)]
+                        {
+                            if points > 0 {
+                                sink.record(|| Event::PointsVoided {
+                                    side,
+                                    seat: Some(seat),
+                                    points,
+                                    reason,
+                                });
+                            }
+                        }
                         void_settlement = true;
                     } else {
-                        self.credit(side, Some(seat), points, ScoreReason::Ends, sink);
-                        if self.wins_by_target(side) {
-                            self.finish(Outcome::Winner(side), sink);
-                            return;
+                        for (points, reason) in
+                            [(points, ScoreReason::Ends), (bonus, ScoreReason::Capicua)]
+                        {
+                            if points > 0 {
+                                self.credit(side, Some(seat), points, reason, sink);
+                                if self.wins_by_target(side) {
+                                    self.finish(Outcome::Winner(side), sink);
+                                    return;
+                                }
+                            }
                         }
                     }
                 }
@@ -606,6 +629,14 @@ impl Game {
                 sink.record(|| Event::Passed { seat });
                 self.drew_this_turn = false;
                 self.to_act = self.next_seat(seat);
+                if self.rules.pass_bonus != 0 {
+                    if let Some(placer) = self.pase_corrido() {
+                        let bonus = self.rules.pass_bonus;
+                        if self.score_bonus(placer, bonus, ScoreReason::PassBonus, sink) {
+                            return;
+                        }
+                    }
+                }
             }
         }
         if self.is_blocked() {
@@ -628,6 +659,88 @@ impl Game {
         }
     }
 
+    /// Who leads after a hand ending in `end`, won by `winner`, under
+    /// `NextLeadRule::WinnerOrBlocker`: the seat that went out (or
+    /// closed); after a blocked hand the blocker (who placed its last
+    /// tile) if its side won, the hand's leader again on a tie, else the
+    /// seat after the blocker. Called before the hand's history is cleared.
+    fn winner_or_blocker(&self, end: HandEnd, winner: Option<Side>) -> Seat {
+        if let Some(seat) = end.seat() {
+            return seat;
+        }
+        let blocker = self.last_placer_if_any().unwrap_or(self.hand_leader);
+        match winner {
+            Some(side) if side == self.side_of(blocker) => blocker,
+            None => self.hand_leader,
+            Some(_) => self.next_seat(blocker),
+        }
+    }
+
+    /// Whether placing `tile` now, as a seat's last tile, makes a capicúa:
+    /// a tile (never a double) that fits both open ends of a two-end line
+    /// while they show different numbers (never on the lead).
+    fn is_capicua(&self, tile: Tile) -> bool {
+        if tile.is_double() {
+            return false;
+        }
+        match (
+            self.layout.open_end(End::Left),
+            self.layout.open_end(End::Right),
+        ) {
+            (Some(left), Some(right)) => {
+                left != right
+                    && self.rules.connect.fits(tile, left)
+                    && self.rules.connect.fits(tile, right)
+            }
+            _ => false,
+        }
+    }
+
+    /// The seat whose placement every other seat has now passed after, in
+    /// turn (a pase corrido), read from the hand's history: the passes
+    /// since the last placement, a turn's draws before its pass included.
+    fn pase_corrido(&self) -> Option<Seat> {
+        let mut passes = 0;
+        for entry in self.history.iter().rev() {
+            match entry.mv.action {
+                Action::Pass => passes += 1,
+                Action::Draw => {}
+                Action::Play { .. } => {
+                    return (passes + 1 == self.players).then_some(entry.mv.seat);
+                }
+            }
+        }
+        None
+    }
+
+    /// Scores a bonus of `points` for `seat`'s side at once (void where it
+    /// would pass an exact target); whether it ended the match.
+    fn score_bonus<S: EventSink>(
+        &mut self,
+        seat: Seat,
+        points: u16,
+        reason: ScoreReason,
+        sink: &mut S,
+    ) -> bool {
+        let side = self.side_of(seat);
+        let points = i32::from(points);
+        if self.overshoots(side, points) {
+            sink.record(|| Event::PointsVoided {
+                side,
+                seat: Some(seat),
+                points,
+                reason,
+            });
+            return false;
+        }
+        self.credit(side, Some(seat), points, reason, sink);
+        if self.wins_by_target(side) {
+            self.finish(Outcome::Winner(side), sink);
+            return true;
+        }
+        false
+    }
+
     /// The seat after `seat`.
     fn next_seat(&self, seat: Seat) -> Seat {
         // A comparison, not `% players`: a division on every turn.
@@ -638,24 +751,29 @@ impl Game {
         }
     }
 
-    /// Deals hand `hand_number` and seats its leader. `went_out` is the seat
-    /// that ended the previous hand by going out, if one did.
+    /// Deals hand `hand_number` and seats its leader. `previous`: how the
+    /// previous hand ended and the side that won it (none for the first
+    /// hand).
     pub(super) fn start_hand<S: EventSink>(
         &mut self,
         hand_number: u32,
-        went_out: Option<Seat>,
+        previous: Option<(HandEnd, Option<Side>)>,
         sink: &mut S,
     ) {
         let mut rng = hand_rng(&self.hand_key, hand_number);
         let hands = deal(&self.rules, self.players, &mut rng, &mut self.boneyard);
-        let (leader, required_lead) = match (hand_number, self.rules.next_lead, went_out) {
-            (1, _, _)
-            | (_, NextLeadRule::FirstLead, _)
-            | (_, NextLeadRule::WinnerElseFirstLead, None) => {
+        let (leader, required_lead) = match (hand_number, self.rules.next_lead, previous) {
+            (1, _, _) | (_, NextLeadRule::FirstLead, _) | (_, _, None) => {
                 lead(self.rules.first_lead, &hands, self.players, &mut rng)
             }
-            (_, NextLeadRule::WinnerElseFirstLead, Some(seat)) => (seat, None),
+            (_, NextLeadRule::WinnerElseFirstLead, Some((end, _))) => match end.seat() {
+                Some(seat) => (seat, None),
+                None => lead(self.rules.first_lead, &hands, self.players, &mut rng),
+            },
             (_, NextLeadRule::Rotate, _) => (self.next_seat(self.hand_leader), None),
+            (_, NextLeadRule::WinnerOrBlocker, Some((end, winner))) => {
+                (self.winner_or_blocker(end, winner), None)
+            }
         };
         self.hand_number = hand_number;
         self.hands = hands;

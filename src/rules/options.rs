@@ -8,6 +8,9 @@ use super::connect::Connect;
 use super::layout::Geometry;
 use super::tile::TileSet;
 
+/// The most points a bonus (`capicua_bonus`, `pass_bonus`) may be worth.
+pub const MAX_BONUS: u16 = 1_000;
+
 /// The fewest seats a game may have.
 pub const MIN_PLAYERS: u8 = 2;
 /// The most seats a game may have.
@@ -42,8 +45,18 @@ pub struct Rules {
     pub hand_rounding: HandRounding,
     /// Whether the rounded pips count at face value or divided.
     pub hand_scale: HandScale,
-    /// What a blocked hand's winner subtracts for its own pips.
+    /// What a blocked hand's winner does with its own pips.
     pub blocked_own: BlockedOwnPips,
+    /// The side that goes out (or closes) is credited with its partner's
+    /// pips as well as the opponents' (partnerships only).
+    pub count_partner: bool,
+    /// Points a side scores at once when its seat goes out with a capicúa:
+    /// a tile that fitted both open ends when they showed different
+    /// numbers (0: no bonus).
+    pub capicua_bonus: u16,
+    /// Points a side scores at once for a pase corrido: its seat placed a
+    /// tile and every other seat then passed in turn (0: no bonus).
+    pub pass_bonus: u16,
     /// Playing a tile that matches both open ends wins the hand.
     pub closing_wins: bool,
     /// How the match ends.
@@ -113,6 +126,10 @@ pub enum NextLeadRule {
     Rotate,
     /// Always as `first_lead`.
     FirstLead,
+    /// The seat that went out (or closed), any tile. After a blocked hand
+    /// the seat that placed its last tile (the blocker) if its side won,
+    /// the previous leader again on a tie, else the seat after the blocker.
+    WinnerOrBlocker,
 }
 
 /// How a finished hand is scored.
@@ -155,15 +172,18 @@ pub enum HandScale {
     Thirds,
 }
 
-/// What a blocked hand's winner subtracts for its own side.
+/// What a blocked hand's winner does with its own side's pips.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BlockedOwnPips {
-    /// Its own hands, rounded and scaled like the opponents'.
+    /// Subtracts its own hands, rounded and scaled like the opponents'.
     Rounded,
-    /// Its own raw pip total.
+    /// Subtracts its own raw pip total.
     Raw,
     /// Nothing.
     Ignored,
+    /// Is credited with them too: every hand's pips, counted as the
+    /// opponents' are.
+    Added,
 }
 
 /// How a match ends.
@@ -221,6 +241,14 @@ pub enum RuleOption {
     HandScale,
     /// [`Rules::blocked_own`].
     BlockedOwn,
+    /// [`Rules::count_partner`].
+    CountPartner,
+    /// [`Rules::capicua_bonus`].
+    CapicuaBonus,
+    /// [`Rules::pass_bonus`].
+    PassBonus,
+    /// [`Rules::settlement`].
+    Settlement,
     /// [`Rules::match_end`].
     MatchEnd,
     /// [`Rules::target`].
@@ -240,6 +268,10 @@ impl RuleOption {
             RuleOption::ClosingWins => "closing_wins",
             RuleOption::HandScale => "hand_scale",
             RuleOption::BlockedOwn => "blocked_own",
+            RuleOption::CountPartner => "count_partner",
+            RuleOption::CapicuaBonus => "capicua_bonus",
+            RuleOption::PassBonus => "pass_bonus",
+            RuleOption::Settlement => "settlement",
             RuleOption::MatchEnd => "match_end",
             RuleOption::Target => "target",
         }
@@ -286,6 +318,7 @@ impl Rules {
         self.check_set_and_seats(players)?;
         self.check_connection()?;
         self.check_settlement()?;
+        self.check_bonuses()?;
         self.check_match_end()
     }
 
@@ -378,6 +411,68 @@ impl Rules {
             return Err(RulesError::new(
                 RuleOption::BlockedOwn,
                 "raw pips cannot be subtracted from divided points: use rounded or ignored",
+            ));
+        }
+        if self.count_partner && !self.partnerships {
+            return Err(RulesError::new(
+                RuleOption::CountPartner,
+                "crediting the partner's pips needs partnerships",
+            ));
+        }
+        if self.count_partner && self.settlement != Settlement::WinnerTakesPips {
+            return Err(RulesError::new(
+                RuleOption::CountPartner,
+                "crediting the partner's pips needs settlement winner_takes_pips",
+            ));
+        }
+        if self.settlement == Settlement::SubtractOwnRounded
+            && self.in_play_scoring == InPlayScoring::None
+        {
+            // Every hand would only take points away: no side could ever
+            // reach the target.
+            return Err(RulesError::new(
+                RuleOption::Settlement,
+                "subtract_own_rounded only takes points away: it needs in_play_scoring for a side to reach the target",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Bonuses are points won in a match played to a target, and a
+    /// capicúa needs two ends a tile can match.
+    fn check_bonuses(&self) -> Result<(), RulesError> {
+        for (option, points) in [
+            (RuleOption::CapicuaBonus, self.capicua_bonus),
+            (RuleOption::PassBonus, self.pass_bonus),
+        ] {
+            if points == 0 {
+                continue;
+            }
+            if points > MAX_BONUS {
+                return Err(RulesError::new(
+                    option,
+                    format!("{points} points: a bonus is worth at most {MAX_BONUS}"),
+                ));
+            }
+            if self.settlement == Settlement::PenaltyOwnPips {
+                return Err(RulesError::new(
+                    option,
+                    "a bonus is points won, and with penalty scores (lowest is best) points are lost",
+                ));
+            }
+            if self.single_hand() {
+                return Err(RulesError::new(
+                    option,
+                    "a bonus counts toward a target: a single-hand match has none",
+                ));
+            }
+        }
+        if self.capicua_bonus != 0
+            && (self.layout != LayoutRule::TwoEnds || self.connect != Connect::Equal)
+        {
+            return Err(RulesError::new(
+                RuleOption::CapicuaBonus,
+                "a capicúa is a tile matching two open ends: it needs layout two_ends and connect equal",
             ));
         }
         Ok(())

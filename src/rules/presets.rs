@@ -52,13 +52,15 @@ pub struct Preset {
 
 impl Preset {
     /// The preset's rules for `players` seats. `partnerships` overrides the
-    /// preset's default; the options that depend on it (the target) follow.
+    /// preset's default; the options that depend on it (the target, and
+    /// crediting a partner's pips) follow.
     #[must_use]
     pub fn rules(&self, players: u8, partnerships: Option<bool>) -> Rules {
         let partnerships = partnerships
             .unwrap_or(players == 4 && self.partnerships == PartnershipDefault::WithFourSeats);
         let mut rules = Rules {
             partnerships,
+            count_partner: self.base.count_partner && partnerships,
             ..self.base
         };
         rules.hand_size = if players <= 2 {
@@ -93,6 +95,9 @@ const PLAIN: Rules = Rules {
     hand_rounding: HandRounding::None,
     hand_scale: HandScale::Face,
     blocked_own: BlockedOwnPips::Raw,
+    count_partner: false,
+    capicua_bonus: 0,
+    pass_bonus: 0,
     closing_wins: false,
     match_end: MatchEnd::SingleHand,
     target: 0,
@@ -130,6 +135,21 @@ const POLISH_MUGGINS: Rules = Rules {
 const POLISH_ORDINARY: Rules = Rules {
     closing_wins: true,
     ..POLISH
+};
+
+/// The Latin partnership game as PyPI `dominoes` plays it (Puerto Rico):
+/// four seats in pairs, all 28 tiles dealt, no drawing; going out scores
+/// every other hand, a tranque both sides' pips; the winner or the blocker
+/// leads next; to 200.
+const PUERTO_RICAN: Rules = Rules {
+    partnerships: true,
+    draw: DrawRule::None,
+    next_lead: NextLeadRule::WinnerOrBlocker,
+    blocked_own: BlockedOwnPips::Added,
+    count_partner: true,
+    match_end: MatchEnd::ReachTarget,
+    target: 200,
+    ..PLAIN
 };
 
 /// Every preset, in the order `ListVariants` shows them.
@@ -348,6 +368,63 @@ pub static PRESETS: &[Preset] = &[
             blocked_own: BlockedOwnPips::Ignored,
             match_end: MatchEnd::ReachTarget,
             ..PLAIN
+        },
+    },
+    Preset {
+        id: "puerto_rican",
+        title: "Puerto Rican dominó",
+        description: "Two partnerships, all 28 tiles dealt, no drawing; the 6-6 leads the first \
+                      hand; going out scores the pips of all three other hands, a tranque the \
+                      lower side both sides' pips; first to 200.",
+        source: "docs/rules.md#puerto_rican; published: PyPI \"dominoes\" 6.1.0 (its Game and Series); sacitc.blog, Puerto Rican dominoes",
+        players: 4..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 7,
+        target_two_sides: 200,
+        target_more_sides: 200,
+        base: PUERTO_RICAN,
+    },
+    Preset {
+        id: "cuban",
+        title: "Cuban dominó",
+        description: "Two partnerships with the double-nine set, 10 tiles each and 15 out of \
+                      play; lead by lot; going out or a tranque won scores the opponents' pips; \
+                      first to 100.",
+        source: "docs/rules.md#cuban; published: pagat.com, \"Cuban Dominoes\"",
+        players: 4..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 10,
+        hand_size_more: 10,
+        target_two_sides: 100,
+        target_more_sides: 100,
+        base: Rules {
+            max_pip: 9,
+            hand_size: 10,
+            first_lead: LeadRule::Lot,
+            blocked_own: BlockedOwnPips::Ignored,
+            count_partner: false,
+            target: 100,
+            ..PUERTO_RICAN
+        },
+    },
+    Preset {
+        id: "dominican",
+        title: "Dominican dominó",
+        description: "Scored as Puerto Rican dominó, with 25 more for going out with a capicúa \
+                      (a tile that fitted both ends) and 25 for a pase corrido (everyone else \
+                      passed after your tile); first to 200.",
+        source: "docs/rules.md#dominican; published: fichaflow.com, Dominican domino rules; dr1.com, Dominican dominoes",
+        players: 4..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_size_two: 7,
+        hand_size_more: 7,
+        target_two_sides: 200,
+        target_more_sides: 200,
+        base: Rules {
+            capicua_bonus: 25,
+            pass_bonus: 25,
+            ..PUERTO_RICAN
         },
     },
 ];

@@ -5,8 +5,10 @@
 //! first state ends on the state's digest.
 //!
 //! The chain starts with SHA-256 over a label, the rules (one byte per
-//! option, the target as four little-endian bytes), the player count and a
-//! commitment to the deal seed; each move then makes it SHA-256 of the
+//! option, the target as four little-endian bytes; then, only when one of
+//! them is set, a byte 1, `count_partner` and the two bonuses as two
+//! little-endian bytes each), the player count and a commitment to the
+//! deal seed; each move then makes it SHA-256 of the
 //! previous digest, the hand number (four little-endian bytes) and the
 //! move's four bytes (seat, action, tile index, end).
 
@@ -33,7 +35,11 @@ impl MatchDigest {
     pub fn start(rules: &Rules, players: u8, seed_commitment: &[u8]) -> MatchDigest {
         let mut hash = Sha256::new();
         hash.update(LABEL);
-        hash.update(rule_bytes(rules));
+        let (first, later) = rule_bytes(rules);
+        hash.update(first);
+        if let Some(later) = later {
+            hash.update(later);
+        }
         hash.update([players]);
         hash.update(seed_commitment);
         MatchDigest(hash.finalize().into())
@@ -58,8 +64,10 @@ impl MatchDigest {
 }
 
 /// The rules as bytes, every option in a fixed order (a new option fails
-/// to compile here until it is added).
-fn rule_bytes(rules: &Rules) -> [u8; 20] {
+/// to compile here until it is added). The options added with the Latin
+/// games follow only when one of them is set, so that a record made
+/// before they existed keeps its digest.
+fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>) {
     let Rules {
         max_pip,
         partnerships,
@@ -75,12 +83,25 @@ fn rule_bytes(rules: &Rules) -> [u8; 20] {
         hand_rounding,
         hand_scale,
         blocked_own,
+        count_partner,
+        capicua_bonus,
+        pass_bonus,
         closing_wins,
         match_end,
         target,
     } = *rules;
     let [t0, t1, t2, t3] = target.to_le_bytes();
-    [
+    let [c0, c1] = capicua_bonus.to_le_bytes();
+    let [p0, p1] = pass_bonus.to_le_bytes();
+    let later = (count_partner || capicua_bonus != 0 || pass_bonus != 0).then_some([
+        1,
+        u8::from(count_partner),
+        c0,
+        c1,
+        p0,
+        p1,
+    ]);
+    let first = [
         max_pip,
         u8::from(partnerships),
         hand_size,
@@ -101,7 +122,8 @@ fn rule_bytes(rules: &Rules) -> [u8; 20] {
         t1,
         t2,
         t3,
-    ]
+    ];
+    (first, later)
 }
 
 #[cfg(test)]

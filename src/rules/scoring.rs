@@ -100,13 +100,15 @@ pub fn opponents_points(rounding: HandRounding, scale: HandScale, opponents: &[u
 }
 
 /// What the winner of a blocked hand subtracts for its own side's hands
+/// (those not credited to it)
 /// (`own`, one entry per seat of the winning side).
 #[must_use]
 pub fn own_pips_penalty(rule: BlockedOwnPips, scale: HandScale, own: &[u32]) -> u32 {
     match rule {
         BlockedOwnPips::Rounded => own.iter().map(|&p| scale.apply(p)).sum(),
         BlockedOwnPips::Raw => own.iter().sum(),
-        BlockedOwnPips::Ignored => 0,
+        // Added: its own hands are credited, not subtracted.
+        BlockedOwnPips::Ignored | BlockedOwnPips::Added => 0,
     }
 }
 

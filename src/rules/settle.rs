@@ -5,7 +5,7 @@ use super::deal::MAX_SEATS;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::game::{Game, MAX_HANDS};
 use super::moves::{Action, Seat};
-use super::options::{InPlayScoring, MatchEnd, Settlement};
+use super::options::{BlockedOwnPips, InPlayScoring, MatchEnd, Settlement};
 use super::scoring::{opponents_points, own_pips_penalty, r5};
 
 impl Game {
@@ -144,21 +144,31 @@ impl Game {
         };
         match (rules.settlement, winner) {
             (Settlement::WinnerTakesPips, Some(side)) => {
-                let (mut own, mut opponents) = ([0u32; MAX_SEATS], [0u32; MAX_SEATS]);
-                let (mut own_count, mut opponent_count) = (0, 0);
+                // The hands credited to the winner (the opponents', and
+                // its own side's where `count_partner` or
+                // `blocked_own = added` says so) and the winner's own
+                // hands that `blocked_own` may subtract.
+                let (mut credited, mut own) = ([0u32; MAX_SEATS], [0u32; MAX_SEATS]);
+                let (mut credited_count, mut own_count) = (0, 0);
                 for seat in 0..self.players {
-                    let (list, count) = if self.side_of(seat) == side {
-                        (&mut own, &mut own_count)
+                    let ours = self.side_of(seat) == side;
+                    let counts = !ours
+                        || match end {
+                            HandEnd::Blocked => rules.blocked_own == BlockedOwnPips::Added,
+                            _ => rules.count_partner && end.seat() != Some(seat),
+                        };
+                    let (list, count) = if counts {
+                        (&mut credited, &mut credited_count)
                     } else {
-                        (&mut opponents, &mut opponent_count)
+                        (&mut own, &mut own_count)
                     };
                     if let Some(slot) = list.get_mut(*count) {
                         *slot = pips(seat);
                         *count += 1;
                     }
                 }
-                let opponents = &opponents[..opponent_count];
-                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, opponents);
+                let credited = &credited[..credited_count];
+                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, credited);
                 let lost = match end {
                     HandEnd::Blocked => {
                         own_pips_penalty(rules.blocked_own, rules.hand_scale, &own[..own_count])
@@ -284,7 +294,7 @@ impl Game {
             self.finish(Outcome::Draw, sink);
             return;
         }
-        self.start_hand(self.hand_number + 1, end.seat(), sink);
+        self.start_hand(self.hand_number + 1, Some((end, winner)), sink);
     }
 }
 

@@ -19,6 +19,8 @@ fn encode_reason(reason: ScoreReason) -> i32 {
         ScoreReason::Blocked => proto::ScoreReason::Blocked,
         ScoreReason::Penalty => proto::ScoreReason::Penalty,
         ScoreReason::OwnPips => proto::ScoreReason::OwnPips,
+        ScoreReason::Capicua => proto::ScoreReason::Capicua,
+        ScoreReason::PassBonus => proto::ScoreReason::PassBonus,
     }
     .into()
 }
@@ -33,8 +35,8 @@ fn earned_by<T>(
 ) -> Option<T> {
     let seat = u32::from(seat?);
     Some(match reason {
-        ScoreReason::Ends => placer(seat),
-        ScoreReason::Domino | ScoreReason::Closed => ended_by(seat),
+        ScoreReason::Ends | ScoreReason::PassBonus => placer(seat),
+        ScoreReason::Domino | ScoreReason::Closed | ScoreReason::Capicua => ended_by(seat),
         ScoreReason::Penalty | ScoreReason::OwnPips => holder(seat),
         // (A blocked hand is won by a side as a whole.)
         ScoreReason::Blocked => return None,

@@ -102,6 +102,10 @@ const NEXT_LEAD: &[(NextLeadRule, proto::NextLeadRule)] = &[
     ),
     (NextLeadRule::Rotate, proto::NextLeadRule::Rotate),
     (NextLeadRule::FirstLead, proto::NextLeadRule::FirstLead),
+    (
+        NextLeadRule::WinnerOrBlocker,
+        proto::NextLeadRule::WinnerOrBlocker,
+    ),
 ];
 
 const ROUNDING: &[(HandRounding, proto::HandRounding)] = &[
@@ -114,6 +118,7 @@ const BLOCKED_OWN: &[(BlockedOwnPips, proto::BlockedOwnPips)] = &[
     (BlockedOwnPips::Rounded, proto::BlockedOwnPips::Rounded),
     (BlockedOwnPips::Raw, proto::BlockedOwnPips::Raw),
     (BlockedOwnPips::Ignored, proto::BlockedOwnPips::Ignored),
+    (BlockedOwnPips::Added, proto::BlockedOwnPips::Added),
 ];
 
 /// The wire value of a rules enum.
@@ -153,12 +158,17 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
         closing_wins: Some(rules.closing_wins),
         match_end: Some(wire(MATCH_END, rules.match_end)),
         target: Some(rules.target),
+        count_partner: Some(rules.count_partner),
+        capicua_bonus: Some(u32::from(rules.capicua_bonus)),
+        pass_bonus: Some(u32::from(rules.pass_bonus)),
     }
 }
 
 /// Reads `given` (the message at `prefix` in the request). Each option set
 /// there wins; each absent one comes from `base`, and with no `base` (a
-/// state's rules) every option is required.
+/// state's rules) every option is required but those added with the Latin
+/// games (`count_partner`, `capicua_bonus`, `pass_bonus`), which are off
+/// when absent so that a state made before them still reads.
 ///
 /// # Errors
 /// `ERROR_REASON_MISSING_FIELD` for an option neither given nor in `base`; `ERROR_REASON_INVALID_RULES`
@@ -190,6 +200,14 @@ pub fn decode_rules(
         match value {
             Some(v) => u8::try_from(v).map_err(|_| out_of_range(name, i64::from(v))),
             None => keep.ok_or_else(|| ApiError::missing(field(name))),
+        }
+    };
+    // The options added with the Latin games: absent from a state made
+    // before them, so absent means off.
+    let bonus = |name: &str, value: Option<u32>, keep: Option<u16>| -> Result<u16, ApiError> {
+        match value {
+            Some(v) => u16::try_from(v).map_err(|_| out_of_range(name, i64::from(v))),
+            None => Ok(keep.unwrap_or(0)),
         }
     };
     macro_rules! enum_option {
@@ -226,6 +244,16 @@ pub fn decode_rules(
         })?,
         match_end: enum_option!("match_end", MATCH_END, match_end),
         target: pick(given.target, base.map(|b| b.target), || field("target"))?,
+        count_partner: given
+            .count_partner
+            .or(base.map(|b| b.count_partner))
+            .unwrap_or(false),
+        capicua_bonus: bonus(
+            "capicua_bonus",
+            given.capicua_bonus,
+            base.map(|b| b.capicua_bonus),
+        )?,
+        pass_bonus: bonus("pass_bonus", given.pass_bonus, base.map(|b| b.pass_bonus))?,
     })
 }
 
