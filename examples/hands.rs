@@ -26,7 +26,7 @@ mod random_hands;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use pips::rules::presets::{PRESETS, preset};
+use pips::rules::presets::for_table;
 use random_hands::HandRunner;
 
 /// Random hands per second of one table.
@@ -63,20 +63,7 @@ fn median(values: &mut [f64]) -> f64 {
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    let Some(found) = preset(&args.variant) else {
-        let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-        return Err(format!(
-            "no preset {:?}; known: {}",
-            args.variant,
-            known.join(", ")
-        ));
-    };
-    if !found.players.contains(&args.players) {
-        return Err(format!(
-            "{} is played by {:?} players",
-            found.id, found.players
-        ));
-    }
+    let found = for_table(&args.variant, args.players)?;
     if let Some(count) = args.hands {
         let mut runner = HandRunner::new(found.id, args.players, args.partnerships, args.seed);
         let moves: u64 = (0..count).map(|_| runner.play_hand()).sum();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per complete random hand for the three tables the README
-# records (block 4p partnerships, muggins 2p, all_fives 2p), counted by
+# Instructions per complete random hand for the tables the README records
+# (block 4p partnerships, muggins 2p, all_fives 2p, puerto_rican 4p), counted by
 # valgrind (callgrind) on `examples/hands.rs`: steadier than times on a
 # shared machine, so a regression shows even where timings are noisy.
 #
@@ -29,7 +29,7 @@ count() {
         | sed -n 's/.*refs: *//p' | tr -d ','
 }
 
-for table in "block 4" "muggins 2" "all_fives 2"; do
+for table in "block 4" "muggins 2" "all_fives 2" "puerto_rican 4"; do
     set -- $table
     once=$(count "$1" "$2" "$n")
     twice=$(count "$1" "$2" $((2 * n)))

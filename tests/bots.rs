@@ -253,7 +253,7 @@ fn deals_spread_evenly_over_the_consistent_ones() {
 fn bots_play_every_house_rule_combination() {
     let mut rng = ChaCha8Rng::seed_from_u64(77);
     let mut positions = 0;
-    for _ in 0..3000 {
+    for _ in 0..6000 {
         let (variant, rules, players) = common::house::house_rules(&mut rng);
         let Ok((mut game, _)) = Game::new(variant, rules, players, rng.random()) else {
             continue;
@@ -287,4 +287,36 @@ fn bots_play_every_house_rule_combination() {
         }
     }
     assert!(positions > 500, "{positions} positions");
+}
+
+#[test]
+fn greedy_sets_up_a_capicua_where_one_scores() {
+    use common::{Position, rules, t};
+    use pips::rules::{End, Move, Placed};
+    // Ends 1 and 6; seat 0 holds 1-1 and 1-6. 1-1 on the 1 leaves 1 and 6
+    // for 1-6 to go out with a capicúa; 1-6 now leaves 1-1 a double.
+    let choice = |variant: &str| {
+        let mut position = Position::new(
+            rules(variant, 4),
+            4,
+            vec![
+                vec![t(1, 1), t(6, 1)],
+                vec![t(2, 2), t(3, 3)],
+                vec![t(0, 0), t(5, 5)],
+                vec![t(2, 0), t(3, 0)],
+            ],
+        )
+        .with_lead(t(4, 4));
+        position.left = vec![Placed { inner: 4, outer: 1 }];
+        position.right = vec![Placed { inner: 4, outer: 6 }];
+        let game = position.game();
+        let view = game.view(0).expect("seat");
+        suggest(view, Level::Greedy, 1, budget(0))
+            .expect("a move")
+            .mv
+    };
+    let setup = Move::play(0, t(1, 1), Some(End::Left));
+    assert_eq!(choice("dominican"), setup);
+    // Without the bonus greedy sheds the heavier 1-6 instead.
+    assert_ne!(choice("puerto_rican"), setup);
 }

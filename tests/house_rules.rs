@@ -2,7 +2,9 @@
 //! and every state it reaches is accepted again — by the checked
 //! constructor and through both wire forms. Random house rules: every
 //! option drawn afresh or kept from the preset, every preset as the base,
-//! 2–4 players, all three sets.
+//! 2–4 players, all three sets. Every accepted combination's random match
+//! ends within the match's hand limit, and nearly all of them well before
+//! it: combinations under which a match could not end are refused.
 
 mod common;
 
@@ -15,10 +17,18 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 /// Combinations tried (those the engine refuses are skipped).
-const COMBINATIONS: u64 = 8_000;
-/// Moves played per match at most: long enough for most matches to end,
-/// short enough to keep the test quick (every state is checked).
-const MAX_MOVES: usize = 600;
+const COMBINATIONS: u64 = 16_000;
+/// Moves whose states are checked through the wire forms, per match (the
+/// rest of the match is played without, to keep the test quick).
+const CHECKED_MOVES: usize = 600;
+/// Moves any match may take: the hand limit times more moves than a hand
+/// of the largest set can have (every tile drawn and placed, every seat
+/// passing after each).
+const MAX_MOVES: usize = pips::rules::game::MAX_HANDS as usize * 91 * 6;
+/// The hand limit, which ends a match still going (the best score wins):
+/// a backstop that only a few accepted combinations reach (scoring one
+/// point a hand, to a target of hundreds).
+const HAND_LIMIT: u32 = pips::rules::game::MAX_HANDS;
 
 /// `game` is accepted again: by the checked constructor, and through the
 /// bytes of both wire forms.
@@ -39,29 +49,40 @@ fn accepted_again(game: &Game) -> Result<(), String> {
     Ok(())
 }
 
-/// Plays a random match under `rules`, checking every state it reaches.
-fn play_out(variant: &str, rules: Rules, players: u8, seed: u64) -> Result<bool, String> {
+/// Plays a random match under `rules` to its end, checking the states of
+/// its first moves; the hands it took.
+fn play_out(variant: &str, rules: Rules, players: u8, seed: u64) -> Result<u32, String> {
     let (mut game, _) = Game::new(variant, rules, players, seed).map_err(|e| e.to_string())?;
     let mut choices = ChaCha8Rng::seed_from_u64(seed ^ 0xdecaf);
     let mut legal = Vec::new();
     for step in 0..MAX_MOVES {
-        accepted_again(&game).map_err(|e| format!("after {step} moves: {e}"))?;
+        if step < CHECKED_MOVES || game.outcome().is_some() {
+            accepted_again(&game).map_err(|e| format!("after {step} moves: {e}"))?;
+        }
         game.legal_moves_into(&mut legal);
         if game.outcome().is_some() {
-            return Ok(true);
+            return Ok(game.hand_number());
         }
         let mv = *legal
             .get(choices.random_range(0..legal.len().max(1)))
             .ok_or("a match in play has no legal move")?;
-        game.play(mv)
-            .map_err(|e| format!("{mv} listed but refused: {e}"))?;
+        if step < CHECKED_MOVES {
+            game.play(mv)
+                .map_err(|e| format!("{mv} listed but refused: {e}"))?;
+        } else {
+            game.play_unchecked(mv);
+        }
     }
-    Ok(false)
+    Err(format!(
+        "still going after {MAX_MOVES} moves, in hand {}, scores {:?}",
+        game.hand_number(),
+        game.scores()
+    ))
 }
 
 #[test]
 fn every_accepted_combination_of_options_keeps_every_state_acceptable() {
-    let (mut tried, mut ended, mut failures) = (0, 0, Vec::new());
+    let (mut tried, mut long, mut failures) = (0, Vec::new(), Vec::new());
     for seed in 0..COMBINATIONS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (variant, rules, players) = house_rules(&mut rng);
@@ -70,8 +91,12 @@ fn every_accepted_combination_of_options_keeps_every_state_acceptable() {
         }
         tried += 1;
         match play_out(variant, rules, players, seed) {
-            Ok(true) => ended += 1,
-            Ok(false) => {}
+            Ok(hands) if hands >= HAND_LIMIT => {
+                long.push(format!(
+                    "seed {seed}: {variant} {players}p, {hands} hands: {rules:?}"
+                ));
+            }
+            Ok(_) => {}
             Err(error) => failures.push(format!(
                 "seed {seed}: {variant} with {players} players, {rules:?}: {error}"
             )),
@@ -84,8 +109,16 @@ fn every_accepted_combination_of_options_keeps_every_state_acceptable() {
         failures.join("\n")
     );
     assert!(tried >= 1_500, "only {tried} combinations were playable");
-    assert!(ended * 2 >= tried, "only {ended} of {tried} matches ended");
-    eprintln!("{tried} combinations played, {ended} matches to their end");
+    assert!(
+        long.len() * 100 <= tried,
+        "{} of {tried} matches were ended by the hand limit:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+    eprintln!(
+        "{tried} combinations played to their end, {} of them by the hand limit",
+        long.len()
+    );
 }
 
 #[test]

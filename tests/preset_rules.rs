@@ -574,11 +574,10 @@ fn seven_rocks_deals_every_tile_to_two_partnerships() {
     assert_eq!(game.sides(), 2);
 }
 
-#[test]
-fn seven_rocks_each_hand_subtracts_every_players_r5_pips() {
-    // Seat 0 goes out; seat 2 (partner) holds 8 → 10, seats 1 and 3 hold
-    // 12 → 10 and 3 → 5: side 0 loses 10, side 1 loses 15.
-    let mut game = Position::new(
+/// Seven Rocks with 6-3 led and seat 0 to go out with 6-1 on the left;
+/// seat 2 (its partner) holds 8 pips, seats 1 and 3 hold 12 and 3.
+fn seven_rocks_seat_0_to_go_out(scores: Vec<i32>) -> Game {
+    Position::new(
         rules("seven_rocks", 4),
         4,
         vec![
@@ -589,8 +588,15 @@ fn seven_rocks_each_hand_subtracts_every_players_r5_pips() {
         ],
     )
     .with_lead(t(6, 3))
-    .with_scores(vec![20, 5])
-    .game();
+    .with_scores(scores)
+    .game()
+}
+
+#[test]
+fn seven_rocks_each_hand_subtracts_every_players_r5_pips() {
+    // Seat 0 goes out; seat 2 (partner) holds 8 → 10, seats 1 and 3 hold
+    // 12 → 10 and 3 → 5: side 0 loses 10, side 1 loses 15.
+    let mut game = seven_rocks_seat_0_to_go_out(vec![20, 5]);
     let reports = play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
     assert_eq!(game.scores(), &[10, -10], "scores may go below 0");
     assert!(
@@ -645,7 +651,7 @@ fn one_then_pass_draws_a_single_tile_then_passes() {
 #[test]
 fn unplayable_house_rules_are_refused_naming_the_option() {
     type Breakage = fn(&mut pips::rules::Rules);
-    let cases: [(&str, Breakage); 11] = [
+    let cases: [(&str, Breakage); 12] = [
         ("partnerships", |r| r.partnerships = true),
         ("hand_size", |r| r.hand_size = 15),
         ("target", |r| r.target = 0),
@@ -670,6 +676,9 @@ fn unplayable_house_rules_are_refused_naming_the_option() {
         }),
         ("settlement", |r| {
             r.settlement = pips::rules::Settlement::SubtractOwnRounded;
+        }),
+        ("match_end", |r| {
+            r.match_end = pips::rules::MatchEnd::ExactTarget
         }),
     ];
     for (option, break_it) in cases {
@@ -973,4 +982,14 @@ fn dominican_pase_corrido_scores_once_every_other_seat_has_passed() {
     );
     assert_eq!(game.scores(), &[205, 199]);
     assert_eq!(game.outcome(), Some(Outcome::Winner(0)));
+}
+
+#[test]
+fn seven_rocks_a_side_sunk_to_minus_the_target_ends_the_match() {
+    // As seven_rocks_each_hand_subtracts_every_players_r5_pips: side 0
+    // loses 10 and falls to −255; side 1 loses 15 and leads with −5.
+    let mut game = seven_rocks_seat_0_to_go_out(vec![-245, 10]);
+    play_all(&mut game, &[on(0, t(6, 1), End::Left)]);
+    assert_eq!(game.scores(), &[-255, -5]);
+    assert_eq!(game.outcome(), Some(Outcome::Winner(1)));
 }

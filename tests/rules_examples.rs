@@ -356,16 +356,24 @@ fn a_tile_fitting_both_ends_is_two_moves() {
 }
 
 #[test]
-fn a_match_that_reaches_the_hand_limit_ends_drawn() {
-    let mut position = Position::new(
-        rules("muggins", 2),
-        2,
-        vec![vec![t(6, 1)], vec![t(6, 5), t(1, 1)]],
-    )
-    .with_lead(t(6, 6));
-    position.hand_number = pips::rules::game::MAX_HANDS;
-    let mut game = position.game();
-    game.play(Move::play(0, t(6, 1), Some(End::Left)))
-        .expect("legal");
-    assert_eq!(game.outcome(), Some(Outcome::Draw));
+fn a_match_that_reaches_the_hand_limit_ends_with_the_best_score_winning() {
+    // Seat 0 goes out in the last hand allowed and scores r5(13) = 15:
+    // from 0-0 the best score wins; from 0-15 the scores tie, a draw.
+    for (before, outcome) in [
+        (vec![0, 0], Outcome::Winner(0)),
+        (vec![0, 15], Outcome::Draw),
+    ] {
+        let mut position = Position::new(
+            rules("muggins", 2),
+            2,
+            vec![vec![t(6, 1)], vec![t(6, 5), t(1, 1)]],
+        )
+        .with_lead(t(6, 6))
+        .with_scores(before);
+        position.hand_number = pips::rules::game::MAX_HANDS;
+        let mut game = position.game();
+        game.play(Move::play(0, t(6, 1), Some(End::Left)))
+            .expect("legal");
+        assert_eq!(game.outcome(), Some(outcome));
+    }
 }

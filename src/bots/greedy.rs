@@ -8,12 +8,14 @@
 //! - keep numbers you hold many of: prefer leaving ends your other tiles
 //!   fit;
 //! - play on numbers the opponents are known to lack;
-//! - keep matadors (which fit any end) for when nothing else fits.
+//! - keep matadors (which fit any end) for when nothing else fits;
+//! - where a capicúa scores, set one up: with two tiles left, leave the
+//!   ends showing the two numbers of the last one.
 
 use crate::rules::connect::is_matador;
 use crate::rules::options::{InPlayScoring, MatchEnd, Rules};
 use crate::rules::scoring::in_play_points;
-use crate::rules::{Action, End, Game, Knowledge, Layout, Move, Side, TileSet, View};
+use crate::rules::{Action, End, Game, Knowledge, Layout, Move, Side, Tile, TileSet, View};
 
 /// What a move is scored on: everything public, and the mover's hand.
 #[derive(Clone, Copy, Debug)]
@@ -141,6 +143,11 @@ pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
         }
     }
     value += 4.0 * f64::from(rest.and(fitting).len());
+    if rules.capicua_bonus != 0 && sets_up_capicua(&after, rest) {
+        // Worth its points when it comes off, which the opponents may
+        // block: weighed below points taken now (10 a point).
+        value += 4.0 * f64::from(rules.capicua_bonus);
+    }
     if is_matador(tile)
         && rules.connect == crate::rules::Connect::SumToSevenWithMatadors
         && choices > 1
@@ -148,4 +155,19 @@ pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
         value -= 15.0;
     }
     value
+}
+
+/// Whether `after` (a two-end line) shows the two different numbers of
+/// `rest`'s one tile at its ends, so that going out with it next is a
+/// capicúa.
+fn sets_up_capicua(after: &Layout, rest: TileSet) -> bool {
+    let mut tiles = rest.iter();
+    let (Some(last), None) = (tiles.next(), tiles.next()) else {
+        return false;
+    };
+    match (after.open_end(End::Left), after.open_end(End::Right)) {
+        // Two different numbers: the tile they name is no double.
+        (Some(left), Some(right)) => left != right && Tile::new(left, right) == last,
+        _ => false,
+    }
 }

@@ -13,10 +13,14 @@ use super::record::MatchDigest;
 use super::scoring::in_play_points;
 use super::tile::{Tile, TileSet};
 
-/// The most hands a match may last. A match that reaches it without a
-/// winner ends drawn, so every match ends (and hand numbers fit the packed
-/// history of the wire format).
-pub const MAX_HANDS: u32 = 100_000;
+/// The most hands a match may last: a match still going after it ends,
+/// the best score winning (a tie for best is a draw), so every match ends
+/// under any house rules (and hand numbers fit the packed history of the
+/// wire format). Every preset's random matches end in under 50 hands; the
+/// limit ends house rules under which hands rarely score (e.g. matador
+/// connections with every tile dealt to two seats, where nearly every
+/// hand blocks and going out scores 1).
+pub const MAX_HANDS: u32 = 1_000;
 
 /// Moves a game's history holds before it must grow: more than a hand of
 /// the largest set can take, so moves do not allocate.
@@ -535,10 +539,6 @@ impl Game {
         match mv.action {
             Action::Play { tile, end } => {
                 let closing = self.is_closing(tile);
-                // Tested only for a seat's last tile under a capicúa bonus.
-                let capicua = self.rules.capicua_bonus != 0
-                    && self.hand(seat).len() == 1
-                    && self.is_capicua(tile);
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
@@ -551,62 +551,40 @@ impl Game {
                     end,
                     ends_total: self.ends_total(),
                 });
-                let hand_end = if self.hand(seat).is_empty() {
-                    Some(HandEnd::Domino(seat))
-                } else if closing {
-                    Some(HandEnd::Closed(seat))
-                } else {
-                    None
-                };
                 let points = match self.rules.in_play_scoring {
                     InPlayScoring::None => 0,
                     scoring => in_play_points(scoring, self.ends_total()),
                 };
-                let bonus = if capicua {
-                    i32::from(self.rules.capicua_bonus)
-                } else {
-                    0
-                };
-                let mut void_settlement = false;
-                if points > 0 || bonus > 0 {
+                // Converted where used: the common placement scores nothing.
+                let points_i32 = || i32::try_from(points).unwrap_or(i32::MAX);
+                if self.hand(seat).is_empty() {
+                    let bonus = self.capicua_points(tile, end);
+                    let points = points_i32();
+                    self.end_hand_by_placement(seat, HandEnd::Domino(seat), points, bonus, sink);
+                    return;
+                }
+                if closing {
+                    let points = points_i32();
+                    self.end_hand_by_placement(seat, HandEnd::Closed(seat), points, 0, sink);
+                    return;
+                }
+                if points > 0 {
                     let side = self.side_of(seat);
-                    let points = i32::try_from(points).unwrap_or(i32::MAX);
-                    // Under an exact target, the last tile's points, its
-                    // capicúa and the hand's settlement for the same side
-                    // are checked together.
-                    let with_settlement = hand_end.map_or(0, |end| self.settlement_for(side, end));
-                    let earned = points.saturating_add(bonus);
-                    if self.overshoots(side, earned.saturating_add(with_settlement)) {
-                        for (points, reason) in
-                            [(points, ScoreReason::Ends), (bonus, ScoreReason::Capicua)]
-                        {
-                            if points > 0 {
-                                sink.record(|| Event::PointsVoided {
-                                    side,
-                                    seat: Some(seat),
-                                    points,
-                                    reason,
-                                });
-                            }
-                        }
-                        void_settlement = true;
+                    let points = points_i32();
+                    if self.overshoots(side, points) {
+                        sink.record(|| Event::PointsVoided {
+                            side,
+                            seat: Some(seat),
+                            points,
+                            reason: ScoreReason::Ends,
+                        });
                     } else {
-                        for (points, reason) in
-                            [(points, ScoreReason::Ends), (bonus, ScoreReason::Capicua)]
-                        {
-                            if points > 0 {
-                                self.credit(side, Some(seat), points, reason, sink);
-                                if self.wins_by_target(side) {
-                                    self.finish(Outcome::Winner(side), sink);
-                                    return;
-                                }
-                            }
+                        self.credit(side, Some(seat), points, ScoreReason::Ends, sink);
+                        if self.wins_by_target(side) {
+                            self.finish(Outcome::Winner(side), sink);
+                            return;
                         }
                     }
-                }
-                if let Some(end) = hand_end {
-                    self.end_hand(end, void_settlement, sink);
-                    return;
                 }
                 self.to_act = self.next_seat(seat);
             }
@@ -676,24 +654,64 @@ impl Game {
         }
     }
 
-    /// Whether placing `tile` now, as a seat's last tile, makes a capicúa:
-    /// a tile (never a double) that fits both open ends of a two-end line
-    /// while they show different numbers (never on the lead).
-    fn is_capicua(&self, tile: Tile) -> bool {
-        if tile.is_double() {
-            return false;
+    /// The capicúa bonus earned by `tile`, just placed on `end` as its
+    /// seat's last tile: a tile (never a double) that fitted both open ends
+    /// of a two-end line while they showed different numbers, never the
+    /// lead. Read after the placement: the end it went on now shows its
+    /// other half, so it fitted both exactly when both ends now show the
+    /// same number.
+    fn capicua_points(&self, tile: Tile, end: Option<End>) -> i32 {
+        if self.rules.capicua_bonus == 0 || end.is_none() || tile.is_double() {
+            return 0;
         }
         match (
             self.layout.open_end(End::Left),
             self.layout.open_end(End::Right),
         ) {
-            (Some(left), Some(right)) => {
-                left != right
-                    && self.rules.connect.fits(tile, left)
-                    && self.rules.connect.fits(tile, right)
-            }
-            _ => false,
+            (Some(left), Some(right)) if left == right => i32::from(self.rules.capicua_bonus),
+            _ => 0,
         }
+    }
+
+    /// Scores a placement by `seat` that ends the hand (`end`): its in-play
+    /// `points`, its capicúa `bonus`, then the hand's settlement. Under an
+    /// exact target the three are checked together, and void together when
+    /// they would pass it; a target reached ends the match at once.
+    fn end_hand_by_placement<S: EventSink>(
+        &mut self,
+        seat: Seat,
+        end: HandEnd,
+        points: i32,
+        bonus: i32,
+        sink: &mut S,
+    ) {
+        let earned = [(points, ScoreReason::Ends), (bonus, ScoreReason::Capicua)];
+        let mut void_settlement = false;
+        if points > 0 || bonus > 0 {
+            let side = self.side_of(seat);
+            let settlement = self.settlement_for(side, end);
+            let total = points.saturating_add(bonus).saturating_add(settlement);
+            if self.overshoots(side, total) {
+                for (points, reason) in earned.into_iter().filter(|&(p, _)| p > 0) {
+                    sink.record(|| Event::PointsVoided {
+                        side,
+                        seat: Some(seat),
+                        points,
+                        reason,
+                    });
+                }
+                void_settlement = true;
+            } else {
+                for (points, reason) in earned.into_iter().filter(|&(p, _)| p > 0) {
+                    self.credit(side, Some(seat), points, reason, sink);
+                    if self.wins_by_target(side) {
+                        self.finish(Outcome::Winner(side), sink);
+                        return;
+                    }
+                }
+            }
+        }
+        self.end_hand(end, void_settlement, sink);
     }
 
     /// The seat whose placement every other seat has now passed after, in

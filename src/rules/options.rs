@@ -492,6 +492,15 @@ impl Rules {
                 "with penalty scores (lowest is best) the match ends by lose_at_target or a single hand",
             ));
         }
+        if self.match_end == MatchEnd::ExactTarget && self.settlement != Settlement::WinnerTakesOne
+        {
+            // Larger steps may never land on the target exactly (fives at
+            // face value can never make 61), and the match would not end.
+            return Err(RulesError::new(
+                RuleOption::MatchEnd,
+                "exact_target needs settlement winner_takes_one, so that a side can always close the gap a point at a time",
+            ));
+        }
         if self.match_end == MatchEnd::LoseAtTarget && !penalties {
             return Err(RulesError::new(
                 RuleOption::MatchEnd,

@@ -435,6 +435,28 @@ pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }
 
+/// The preset `id` for a table of `players` seats, or why there is none
+/// (in words for a command line).
+///
+/// # Errors
+/// No preset is called `id`, or it is not played by `players` seats.
+pub fn for_table(id: &str, players: u8) -> Result<&'static Preset, String> {
+    let found = preset(id).ok_or_else(|| format!("no preset {id:?}; known: {}", known_ids()))?;
+    if !found.players.contains(&players) {
+        return Err(format!(
+            "{} is played by {:?} players",
+            found.id, found.players
+        ));
+    }
+    Ok(found)
+}
+
+/// Every preset's id, comma-separated, for a message naming what exists.
+#[must_use]
+pub fn known_ids() -> String {
+    PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,34 @@ impl Game {
         (0..self.sides()).find(|&side| self.score(side) >= i64::from(self.rules.target))
     }
 
+    /// Where scores can fall below 0 (`SubtractOwnRounded`), the match also
+    /// ends when a side has sunk to minus the target or below: the highest
+    /// score wins, a tie for highest is a draw. (Hands there may take more
+    /// than play gives, and no side might ever reach the target.)
+    fn sunk_side_ends_match(&self) -> Option<Outcome> {
+        if !self.rules.scores_can_be_negative() {
+            return None;
+        }
+        let floor = -i64::from(self.rules.target);
+        (0..self.sides()).find(|&side| self.score(side) <= floor)?;
+        Some(self.best_score_wins())
+    }
+
+    /// The side with the best score wins (the lowest under penalty scores,
+    /// else the highest); a tie for best is a draw.
+    fn best_score_wins(&self) -> Outcome {
+        let mut keys = [0i64; MAX_SEATS];
+        let penalties = self.rules.settlement == Settlement::PenaltyOwnPips;
+        for (key, side) in keys.iter_mut().zip(0..self.sides()) {
+            *key = if penalties {
+                self.score(side)
+            } else {
+                -self.score(side)
+            };
+        }
+        unique_min(&keys[..usize::from(self.sides())]).map_or(Outcome::Draw, Outcome::Winner)
+    }
+
     /// Whether the hand goes on although a side is at or past the target:
     /// under lose-at-target rules the match ends only with the hand, so
     /// in-play points may carry a side past the target once tiles are down.
@@ -277,21 +305,18 @@ impl Game {
         }
         let outcome = match self.rules.match_end {
             MatchEnd::SingleHand => Some(winner.map_or(Outcome::Draw, Outcome::Winner)),
-            MatchEnd::ReachTarget | MatchEnd::ExactTarget => {
-                self.some_side_at_target().map(Outcome::Winner)
-            }
-            MatchEnd::LoseAtTarget => self.some_side_at_target().map(|_| {
-                let scores = self.scores();
-                let lowest = unique_min(scores);
-                lowest.map_or(Outcome::Draw, Outcome::Winner)
-            }),
+            MatchEnd::ReachTarget | MatchEnd::ExactTarget => self
+                .some_side_at_target()
+                .map(Outcome::Winner)
+                .or_else(|| self.sunk_side_ends_match()),
+            MatchEnd::LoseAtTarget => self.some_side_at_target().map(|_| self.best_score_wins()),
         };
         if let Some(outcome) = outcome {
             self.finish(outcome, sink);
             return;
         }
         if self.hand_number >= MAX_HANDS {
-            self.finish(Outcome::Draw, sink);
+            self.finish(self.best_score_wins(), sink);
             return;
         }
         self.start_hand(self.hand_number + 1, Some((end, winner)), sink);

@@ -7,7 +7,7 @@ use tonic::{Request, Response, Status};
 
 use crate::proto::domino_engine_service_server::DominoEngineService;
 use crate::proto::{self, ErrorReason};
-use crate::rules::presets::{PRESETS, preset};
+use crate::rules::presets::{PRESETS, known_ids, preset};
 use crate::rules::{Game, Report, Seat, View};
 
 use super::codec::{
@@ -244,14 +244,13 @@ impl Engine {
         request: &proto::NewGameRequest,
     ) -> Result<proto::NewGameResponse, ApiError> {
         let preset = preset(&request.variant).ok_or_else(|| {
-            let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
             ApiError::invalid(
                 ErrorReason::UnknownVariant,
                 "variant",
                 format!(
                     "no preset is called {}; known: {}",
                     quote(&request.variant),
-                    known.join(", ")
+                    known_ids()
                 ),
             )
         })?;

@@ -83,6 +83,7 @@ pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
                 NextLeadRule::WinnerElseFirstLead,
                 NextLeadRule::Rotate,
                 NextLeadRule::FirstLead,
+                NextLeadRule::WinnerOrBlocker,
             ]
         )
     );
@@ -120,9 +121,13 @@ pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
                 BlockedOwnPips::Rounded,
                 BlockedOwnPips::Raw,
                 BlockedOwnPips::Ignored,
+                BlockedOwnPips::Added,
             ]
         )
     );
+    maybe!(count_partner = rng.random_bool(0.5));
+    maybe!(capicua_bonus = pick(rng, &[0, 10, 25, 50]));
+    maybe!(pass_bonus = pick(rng, &[0, 10, 25, 50]));
     maybe!(closing_wins = rng.random_bool(0.5));
     maybe!(
         match_end = pick(
