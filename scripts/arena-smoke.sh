@@ -28,4 +28,9 @@ done
 awk -v bot="grpc://127.0.0.1:$port" '$1 == bot { found = 1; if ($7 != 0 || $8 != 0) exit 1 } END { exit !found }' \
     "$work/table.txt"
 [ "$(wc -l < "$work/replays.jsonl")" -eq 40 ]
+
+# The Latin games at a four-seat table, in partnerships.
+"$binary" arena --variant dominican --players 4 --matches 4 --playouts 50 --jobs 2 \
+    --pair greedy:random | tee "$work/latin.txt"
+grep -q "^greedy" "$work/latin.txt"
 echo "arena: ok"

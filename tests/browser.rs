@@ -1,7 +1,8 @@
 //! The playground in a real browser: headless Chromium, driven over
 //! chromedriver (WebDriver), at a desktop's width (1280 px) and at a phone's
 //! (390 px, with touch), plays whole matches of muggins 2p, all_fives 2p
-//! (spinner) and block 4p against the computer, the way a person would: it
+//! (spinner), block 4p and dominican 4p (whose bonuses must be called out)
+//! against the computer, the way a person would: it
 //! taps highlighted tiles, picks an end when a tile fits two, draws and
 //! passes with the buttons, asks for a hint and plays it from the table,
 //! presses *Next hand* and reads the banners. It checks that nothing
@@ -168,7 +169,7 @@ struct Table {
     seed: u64,
 }
 
-const TABLES: [Table; 3] = [
+const TABLES: [Table; 4] = [
     Table {
         variant: "muggins",
         players: 2,
@@ -183,6 +184,11 @@ const TABLES: [Table; 3] = [
         variant: "block",
         players: 4,
         seed: 11,
+    },
+    Table {
+        variant: "dominican",
+        players: 4,
+        seed: 5,
     },
 ];
 
@@ -538,6 +544,20 @@ async fn play_match(
         "the match banner names the winner: {title}"
     );
     assert_fits(browser, width, "the end of the match").await;
+    if table.variant == "dominican" {
+        // Every bonus the server scored was called out above the scores,
+        // and this match has some.
+        let called = browser
+            .execute(
+                "return [window.pipsPlayground.bonusesCalled ?? 0, \
+                 document.querySelectorAll('#log li.bonus').length];",
+                vec![],
+            )
+            .await
+            .expect("the bonuses");
+        assert_eq!(called[0], called[1], "bonuses called out and logged");
+        assert!(called[0].as_u64().unwrap_or(0) > 0, "a bonus in the match");
+    }
     screenshot(browser, &shot("match-end")).await;
     println!(
         "{} {}: {hands} hands, {choices} end choices, {:.1} s",
