@@ -47,5 +47,9 @@ jq -e '.state.players == 2 and (.legalMoves | length) > 0' "$work/buf.json" > /d
 # Connect GET (every RPC is free of side effects), as a cache would see it.
 curl -sf "http://127.0.0.1:$port/pips.v1.DominoEngineService/ListVariants?connect=v1&encoding=json&message=%7B%7D" \
     > "$work/variants.json"
-jq -e '.variants | length == 12' "$work/variants.json" > /dev/null
+# The same presets as the JSON API lists.
+curl -sf -X POST "http://127.0.0.1:$port/v1/ListVariants" > "$work/variants.http.json"
+jq -e --slurpfile http "$work/variants.http.json" \
+    '(.variants | length) > 0 and ([.variants[].id] == [$http[0].variants[].id])' \
+    "$work/variants.json" > /dev/null
 echo "clients: ok"

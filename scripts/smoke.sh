@@ -32,6 +32,8 @@ bash -euo pipefail -x session.sh > transcript.txt 2>&1 || {
 
 # Each step must have produced what the README says it does.
 grep -q 'pips.v1.DominoEngineService' transcript.txt
+# Reflection lists what the server serves: BotService is a bot's to serve.
+! grep -q 'pips.v1.BotService' transcript.txt
 jq -e '.legalMoves | length > 0' game.json > /dev/null
 jq -e '.state.history | length == 1' next.json > /dev/null
 jq -e '.hand | length > 0' view.json > /dev/null

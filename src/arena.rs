@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -104,7 +105,7 @@ struct Tally {
     illegal: usize,
     /// Moves replaced because the bot ran out of time.
     timeouts: usize,
-    /// How long each decision took.
+    /// How long each real decision took (a forced move is not timed).
     latencies: Vec<Duration>,
     /// Playouts spent (expert).
     playouts: u64,
@@ -323,7 +324,9 @@ impl Arena {
                 }
                 (Player::External(_), None) => None,
             };
-            if let Some(tally) = tallies.get_mut(side) {
+            // Only real decisions are timed: a forced move (one legal
+            // move) takes no thought and would pull the median to 0.
+            if let Some(tally) = tallies.get_mut(side).filter(|_| legal.len() > 1) {
                 tally.latencies.push(started.elapsed());
             }
             let mv = match chosen.filter(|mv| legal.contains(mv)) {
@@ -372,10 +375,8 @@ impl Arena {
             "sides": sides,
             "state": state,
             "moves": moves,
-            "matchDigest": game.digest().0.iter().fold(String::new(), |mut hex, b| {
-                let _ = write!(hex, "{b:02x}");
-                hex
-            }),
+            // Base64, as every answer of the API writes bytes (proto3 JSON).
+            "matchDigest": base64::engine::general_purpose::STANDARD.encode(game.digest().0),
         })
         .to_string();
         Ok(Played { tallies, line })
@@ -426,7 +427,7 @@ impl Arena {
         let mut text = String::new();
         let _ = writeln!(
             text,
-            "{} {}p{}, {} matches, seed {}, expert {} playouts",
+            "{} {}p{}, {} matches, seed {}{}",
             self.variant,
             self.players,
             match self.partnerships {
@@ -436,7 +437,11 @@ impl Arena {
             },
             self.matches,
             self.seed,
-            self.playouts
+            if pairing.contains(&Player::Level(Level::Expert)) {
+                format!(", expert {} playouts", self.playouts)
+            } else {
+                String::new()
+            }
         );
         let _ = writeln!(
             text,

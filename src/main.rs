@@ -21,7 +21,8 @@ struct Cli {
     /// What to do; with none, serve.
     #[command(subcommand)]
     command: Option<Command>,
-    /// Address to listen on (or, for `healthcheck`, to probe).
+    /// Address the server listens on; `healthcheck` probes it (`arena` does
+    /// not use it).
     #[arg(
         long,
         env = "PIPS_ADDR",

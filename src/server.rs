@@ -45,6 +45,10 @@ pub const METRICS_MAX_CONNECTIONS: usize = 8;
 /// The share of `max_answer_bytes` one connection may hold.
 const ANSWER_SHARES: usize = 8;
 
+/// The services reflection lists besides itself: the ones this server
+/// serves.
+const SERVED_SERVICES: &[&str] = &["pips.v1.DominoEngineService", "grpc.health.v1.Health"];
+
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
 #[derive(Clone, Debug)]
@@ -167,6 +171,16 @@ pub async fn run(
         reflection_v1 = reflection_v1.register_encoded_file_descriptor_set(set);
         reflection_v1alpha = reflection_v1alpha.register_encoded_file_descriptor_set(set);
     }
+    // Reflection lists the services this server serves, not every service
+    // its contract defines: `pips.v1.BotService` is served by bots (and
+    // called by `pips arena`), never here. Its messages stay resolvable.
+    for name in SERVED_SERVICES {
+        reflection_v1 = reflection_v1.with_service_name(*name);
+        reflection_v1alpha = reflection_v1alpha.with_service_name(*name);
+    }
+    reflection_v1 = reflection_v1.with_service_name("grpc.reflection.v1.ServerReflection");
+    reflection_v1alpha =
+        reflection_v1alpha.with_service_name("grpc.reflection.v1alpha.ServerReflection");
 
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(
@@ -176,7 +190,7 @@ pub async fn run(
             max_concurrent_requests = config.max_concurrent_requests,
             max_connections = config.max_connections,
             cors_origins = config.cors_origins.len(),
-            "pips is serving (gRPC, gRPC-Web, HTTP/JSON; playground at /)"
+            "pips is serving (gRPC, gRPC-Web, Connect, HTTP/JSON; playground at /)"
         );
     }
     let engine = Engine::new(Custody::new(config.state_keys.clone()))

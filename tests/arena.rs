@@ -31,6 +31,7 @@ fn arena_replays_rerun_exactly() {
         table.contains("expert") && table.contains("greedy"),
         "{table}"
     );
+    assert!(table.contains(", expert 20 playouts"), "{table}");
     drop(replays);
     let engine = Engine::default();
     let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
@@ -51,11 +52,8 @@ fn arena_replays_rerun_exactly() {
                 as_token: false,
             })
             .expect("a legal record");
-        let digest: String = replayed
-            .match_digest
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        // Base64, as the API's answers write bytes.
+        let digest = serde_json::to_value(&replayed).expect("json")["matchDigest"].clone();
         assert_eq!(digest, record["matchDigest"], "match {}", record["match"]);
         assert!(replayed.to_act.is_none(), "the match is over");
     }
@@ -81,4 +79,37 @@ fn players_parse_from_their_names() {
     );
     assert!(Player::parse("grandmaster").is_err());
     assert!(Player::parse("grpc://").is_err());
+}
+
+#[test]
+fn the_header_names_the_playouts_only_when_expert_plays() {
+    let arena = Arena {
+        variant: "muggins".to_owned(),
+        players: 2,
+        partnerships: None,
+        matches: 2,
+        seed: 3,
+        playouts: 5000,
+        move_time: Duration::from_secs(1),
+        jobs: 1,
+    };
+    let pairing = [Player::Level(Level::Greedy), Player::Level(Level::Random)];
+    let table = arena.run(&pairing, None).expect("a run");
+    let header = table.lines().next().unwrap_or_default();
+    assert_eq!(header, "muggins 2p, 2 matches, seed 3");
+}
+
+#[test]
+fn the_cli_says_what_addr_is_for() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_pips"))
+        .args(["arena", "--help"])
+        .output()
+        .expect("pips runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains(
+            "Address the server listens on; `healthcheck` probes it (`arena` does not use it)"
+        ),
+        "{help}"
+    );
 }

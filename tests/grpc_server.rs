@@ -376,6 +376,24 @@ async fn errors_name_the_reason_and_the_field() {
         let result = client.play(play(bad, legal)).await;
         assert_refused(result, Code::InvalidArgument, reason, field);
     }
+    // A state whose boneyard was deleted: the missing tiles are named,
+    // and where they were.
+    let mut no_boneyard = state.clone();
+    no_boneyard.boneyard.clear();
+    let status = client
+        .play(play(no_boneyard, legal))
+        .await
+        .expect_err("refused");
+    assert!(
+        status
+            .message()
+            .contains("14 tiles of the set are in no hand")
+            && status
+                .message()
+                .contains("the boneyard holds 0: is it short?"),
+        "{}",
+        status.message()
+    );
 
     // A layout whose touching halves do not match.
     let led = client
@@ -570,4 +588,77 @@ async fn health_reports_serving() {
         Ok(true)
     ));
     server.stop().await;
+}
+
+/// Reflection lists what this server serves, not `pips.v1.BotService`
+/// (which bots serve and `pips arena` calls), over both of its versions.
+#[tokio::test]
+async fn reflection_lists_only_the_services_served() {
+    use tonic::codegen::tokio_stream;
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+    let server = TestServer::start().await;
+    let channel = Channel::from_shared(server.url())
+        .expect("an address")
+        .connect()
+        .await
+        .expect("connect");
+    let mut client = ServerReflectionClient::new(channel);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut answers = client
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let answer = answers.message().await.expect("an answer").expect("one");
+    let Some(MessageResponse::ListServicesResponse(list)) = answer.message_response else {
+        panic!("not a list of services: {answer:?}");
+    };
+    let mut names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "pips.v1.DominoEngineService"
+        ]
+    );
+}
+
+/// A token cut short, on a server without a state key: it is not a
+/// readable token, and the answer says where it broke.
+#[tokio::test]
+async fn a_token_cut_short_is_named_as_such() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let mut request = new_game("muggins", 2, 5);
+    request.as_token = true;
+    let token = client
+        .new_game(request)
+        .await
+        .expect("new game")
+        .into_inner()
+        .state_token;
+    let cut = token[..token.len() / 2].to_vec();
+    let status = client
+        .view(proto::ViewRequest {
+            state_source: Some(proto::view_request::StateSource::StateToken(cut)),
+            seat: 0,
+        })
+        .await
+        .expect_err("refused");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(
+        status.message().contains("not a readable state token: ")
+            && status.message().contains("PackedState"),
+        "{}",
+        status.message()
+    );
+    assert!(!status.message().contains("sealed"), "{}", status.message());
 }

@@ -223,6 +223,33 @@ async fn json_refusals_carry_status_reason_and_field() {
             .unwrap_or_default()
             .contains("unknown field `sede`")
     );
+    // 400: an enum typo names the value, the field and the values there
+    // are, in the API's words (not serde's "variant", which is a game).
+    let answer = post_json(
+        &format!("{url}/v1/NewGame"),
+        r#"{"variant":"muggins","players":2,"rules":{"draw":"NONE"}}"#,
+    )
+    .await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "ERROR_REASON_MALFORMED_JSON",
+        Some("rules.draw"),
+    );
+    let message = answer.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        message.starts_with(
+            "unknown value `NONE` for `rules.draw`; expected one of `DRAW_RULE_UNTIL_PLAYABLE`, `DRAW_RULE_NONE`, `DRAW_RULE_ONE_THEN_PASS`"
+        ),
+        "{message}"
+    );
+    assert!(
+        !message.contains("variant") && !message.contains("UNSPECIFIED"),
+        "{message}"
+    );
     let answer = post_json(
         &format!("{url}/v1/NewGame"),
         r#"{"variant":"muggins","rules":{"handSise":5}}"#,

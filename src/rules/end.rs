@@ -16,6 +16,19 @@ pub enum End {
     Down,
 }
 
+/// An end as text says it, as its wire name does: `left`, `right`, `up`,
+/// `down` ("the left end").
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            End::Left => "left",
+            End::Right => "right",
+            End::Up => "up",
+            End::Down => "down",
+        })
+    }
+}
+
 impl End {
     /// Every end, in the order legal moves list them.
     pub const ALL: [End; 4] = [End::Left, End::Right, End::Up, End::Down];

@@ -13,7 +13,7 @@ use super::events::Side;
 use super::layout::Placed;
 use super::moves::Seat;
 use super::options::RulesError;
-use super::tile::Tile;
+use super::tile::{Tile, TileSet};
 
 /// Where a tile lies in a state.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -275,11 +275,13 @@ pub enum SetupError {
         /// The tile.
         tile: Tile,
     },
-    /// A tile of the set appears nowhere.
-    #[error("{tile} is in no hand, not in the boneyard and not on the layout")]
+    /// Tiles of the set appear nowhere.
+    #[error("{}", missing_tiles(*.tiles, *.boneyard))]
     TileMissing {
-        /// The tile.
-        tile: Tile,
+        /// The tiles missing.
+        tiles: TileSet,
+        /// Tiles the state's boneyard holds.
+        boneyard: usize,
     },
     /// The layout cannot have been built by legal play.
     #[error(transparent)]
@@ -422,7 +424,7 @@ pub enum PlayError {
         tile: Tile,
     },
     /// The tile does not show the end's number.
-    #[error("{tile} does not fit the {end:?} end, which shows {pips}")]
+    #[error("{tile} does not fit the {end} end, which shows {pips}")]
     DoesNotMatchEnd {
         /// The tile.
         tile: Tile,
@@ -433,7 +435,7 @@ pub enum PlayError {
     },
     /// The end is not open now (a short-side arm before the spinner's long
     /// sides are covered, `Down` before `Up`, or no spinner at all).
-    #[error("the {end:?} end is not open")]
+    #[error("the {end} end is not open")]
     EndNotOpen {
         /// The end.
         end: End,
@@ -483,4 +485,30 @@ impl PlayError {
             PlayError::SeatOutOfRange { .. } | PlayError::InvalidTile { .. }
         )
     }
+}
+
+/// Names missing tiles (the first few, and how many in all) and where they
+/// belong: a state holds every tile of the set once, in a hand, the
+/// boneyard or the layout; a short boneyard is the usual cause.
+fn missing_tiles(tiles: TileSet, boneyard: usize) -> String {
+    const NAMED: usize = 6;
+    let count = tiles.len();
+    let mut named: Vec<String> = tiles.iter().take(NAMED).map(|t| t.to_string()).collect();
+    if count as usize > NAMED {
+        named.push(format!("{} more", count as usize - NAMED));
+    }
+    let (last, first) = named
+        .split_last()
+        .map_or(("", &[][..]), |(l, f)| (l.as_str(), f));
+    let list = if first.is_empty() {
+        last.to_owned()
+    } else {
+        format!("{} and {last}", first.join(", "))
+    };
+    let verb = if count == 1 { "is" } else { "are" };
+    format!(
+        "{count} tile{} of the set {verb} in no hand, not in the boneyard and not on the layout: {list}; \
+         every tile must be somewhere (the boneyard holds {boneyard}: is it short?)",
+        if count == 1 { "" } else { "s" }
+    )
 }

@@ -69,7 +69,7 @@ impl fmt::Display for Move {
             Action::Play {
                 tile,
                 end: Some(end),
-            } => write!(f, "seat {} plays {tile} on the {end:?} end", self.seat),
+            } => write!(f, "seat {} plays {tile} on the {end} end", self.seat),
             Action::Draw => write!(f, "seat {} draws", self.seat),
             Action::Pass => write!(f, "seat {} passes", self.seat),
         }

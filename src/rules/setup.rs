@@ -315,10 +315,14 @@ fn take_census(setup: &Setup) -> Result<[TileSet; MAX_SEATS], SetupError> {
             census.count(placed.tile(), || TilePlace::Arm { end, index })?;
         }
     }
-    match setup.rules.tile_set().minus(census.seen).iter().next() {
-        Some(tile) => Err(SetupError::TileMissing { tile }),
-        None => Ok(hands),
+    let missing = setup.rules.tile_set().minus(census.seen);
+    if missing.is_empty() {
+        return Ok(hands);
     }
+    Err(SetupError::TileMissing {
+        tiles: missing,
+        boneyard: setup.boneyard.len(),
+    })
 }
 
 /// The setup's four arms, by end.

@@ -193,11 +193,17 @@ impl Custody {
 
     fn read_token(&self, token: &[u8]) -> Result<(Game, Authority), ApiError> {
         let Some(keys) = self.keys.as_deref() else {
-            let packed = proto::PackedState::decode(token).map_err(|_| {
+            let packed = proto::PackedState::decode(token).map_err(|error| {
+                let detail = error.to_string();
+                let detail = detail
+                    .strip_prefix("failed to decode Protobuf message: ")
+                    .unwrap_or(&detail);
                 token_error(
                     "state_token",
-                    "not an open token: the bytes are not a PackedState \
-                     (this server has no state key, so it neither makes nor opens sealed tokens)",
+                    format!(
+                        "not a readable state token: {detail} (cut short or altered? \
+                         pass a token back exactly as an answer gave it)"
+                    ),
                 )
             })?;
             return Ok((decode_packed(&packed, "state_token")?, Authority::Full));

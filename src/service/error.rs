@@ -424,7 +424,7 @@ fn join(prefix: &str, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{End, LayoutError, NoDraw, Placed, Tile};
+    use crate::rules::{End, LayoutError, NoDraw, Placed, Tile, TileSet};
 
     #[test]
     fn quoted_input_is_bounded_and_escaped() {
@@ -497,7 +497,13 @@ mod tests {
                 },
                 "state.history[4].play.tile",
             ),
-            (SetupError::TileMissing { tile }, "state"),
+            (
+                SetupError::TileMissing {
+                    tiles: TileSet::EMPTY.with(tile),
+                    boneyard: 0,
+                },
+                "state",
+            ),
             (
                 SetupError::Layout(LayoutError::DoesNotTouch {
                     end: End::Down,

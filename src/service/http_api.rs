@@ -254,7 +254,7 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         // (Both quote the request: field names, values.)
         let path = error.path().to_string();
         let field = if path == "." { String::new() } else { path };
-        let message = error.inner().to_string();
+        let message = in_our_words(&error.inner().to_string(), &field);
         ApiError::invalid(
             ErrorReason::MalformedJson,
             clip(&field, QUOTE_CHARS),
@@ -270,6 +270,32 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         )
     })?;
     Ok(parsed)
+}
+
+/// serde's message in the API's words: an unknown enum value is an
+/// "unknown value … for `field`; expected one of …" (serde says "variant",
+/// which in pips means a game), without the proto3 `_UNSPECIFIED` value,
+/// which is never valid.
+fn in_our_words(message: &str, field: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown variant ") else {
+        return message.to_owned();
+    };
+    let (rest, position) = match rest.rfind(" at line ") {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    let Some((value, expected)) = rest.split_once(", expected ") else {
+        return message.to_owned();
+    };
+    let expected = match expected.strip_prefix("one of ") {
+        Some(values) => values
+            .split(", ")
+            .filter(|value| !value.ends_with("_UNSPECIFIED`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        None => expected.to_owned(),
+    };
+    format!("unknown value {value} for `{field}`; expected one of {expected}{position}")
 }
 
 /// Reads a body of at most `limit` bytes.
