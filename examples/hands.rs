@@ -18,7 +18,7 @@
 //!
 //! (Two counts, with N and 2N hands, give the instructions per hand
 //! without the program's start; `scripts/instructions.sh` does this for
-//! the three tables the README records.)
+//! the tables docs/performance.md records.)
 
 #[path = "../benches/common/random_hands.rs"]
 mod random_hands;

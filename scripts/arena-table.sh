@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's table of computer opponents: `pips arena` for each table and
+# The table of computer opponents in docs/bots.md: `pips arena` for each table and
 # pairing, 1,000 matches a cell, expert at a fixed playout budget; then
 # expert at its default budget against greedy on fewer matches.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per complete random hand for the tables the README records
+# Instructions per complete random hand for the tables docs/performance.md records
 # (block 4p partnerships, muggins 2p, all_fives 2p, puerto_rican 4p), counted by
 # valgrind (callgrind) on `examples/hands.rs`: steadier than times on a
 # shared machine, so a regression shows even where timings are noisy.

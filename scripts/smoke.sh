@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's grpcurl and curl sessions, exactly as written there,
+# Runs the README's grpcurl session and docs/api.md's curl and Connect
+# sessions, exactly as written there,
 # against a freshly started server binary, and checks that each step
 # answered.
 #
@@ -11,10 +12,14 @@ binary=${1:-$root/target/release/pips}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# The session is the README's blocks between the smoke markers, in order.
+# The session is the blocks between the smoke markers, in order: the
+# README's first, then docs/api.md's.
 awk '/<!-- smoke:start -->/{on=1; next} /<!-- smoke:end -->/{on=0} on && !/^```/' \
-    "$root/README.md" > "$work/session.sh"
+    "$root/README.md" "$root/docs/api.md" > "$work/session.sh"
 [ -s "$work/session.sh" ] || { echo "smoke: no session found in README.md" >&2; exit 1; }
+for doc in README.md docs/api.md; do
+    grep -q '<!-- smoke:start -->' "$root/$doc" || { echo "smoke: no session in $doc" >&2; exit 1; }
+done
 
 "$binary" --addr 127.0.0.1:50051 2> "$work/server.log" &
 server=$!
@@ -27,10 +32,10 @@ done
 
 cd "$work"
 bash -euo pipefail -x session.sh > transcript.txt 2>&1 || {
-    cat transcript.txt; cat server.log; echo "smoke: the README session failed" >&2; exit 1;
+    cat transcript.txt; cat server.log; echo "smoke: a documented session failed" >&2; exit 1;
 }
 
-# Each step must have produced what the README says it does.
+# Each step must have produced what the docs say it does.
 grep -q 'pips.v1.DominoEngineService' transcript.txt
 # Reflection lists what the server serves: BotService is a bot's to serve.
 ! grep -q 'pips.v1.BotService' transcript.txt
@@ -57,4 +62,4 @@ wait "$server"
 grep -q 'shut down' server.log
 # Logs to a file carry no terminal colour codes.
 if grep -q $'\x1b\[' server.log; then echo "smoke: colour codes in the log file" >&2; exit 1; fi
-echo "smoke: README session ok"
+echo "smoke: documented sessions ok"
