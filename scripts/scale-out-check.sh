@@ -14,8 +14,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${1:-$root/target/release/pips}
 seconds=${2:-18}
 work=$(mktemp -d)
-ports=(50101 50102 50103)
-balancer=50100
+# Below Linux's ephemeral range (32768–60999), where a client connection's
+# local port can hold a listening port for a while (seen: a replica that
+# could not bind 50102).
+ports=(21101 21102 21103)
+balancer=21100
 pids=()
 trap 'kill "${pids[@]}" "$nginx" 2>/dev/null || true; rm -rf "$work"' EXIT
 nginx=""
