@@ -568,23 +568,8 @@ impl Game {
                     self.end_hand_by_placement(seat, HandEnd::Closed(seat), points, 0, sink);
                     return;
                 }
-                if points > 0 {
-                    let side = self.side_of(seat);
-                    let points = points_i32();
-                    if self.overshoots(side, points) {
-                        sink.record(|| Event::PointsVoided {
-                            side,
-                            seat: Some(seat),
-                            points,
-                            reason: ScoreReason::Ends,
-                        });
-                    } else {
-                        self.credit(side, Some(seat), points, ScoreReason::Ends, sink);
-                        if self.wins_by_target(side) {
-                            self.finish(Outcome::Winner(side), sink);
-                            return;
-                        }
-                    }
+                if points > 0 && self.score_at_once(seat, points_i32(), ScoreReason::Ends, sink) {
+                    return;
                 }
                 self.to_act = self.next_seat(seat);
             }
@@ -609,8 +594,8 @@ impl Game {
                 self.to_act = self.next_seat(seat);
                 if self.rules.pass_bonus != 0 {
                     if let Some(placer) = self.pase_corrido() {
-                        let bonus = self.rules.pass_bonus;
-                        if self.score_bonus(placer, bonus, ScoreReason::PassBonus, sink) {
+                        let bonus = i32::from(self.rules.pass_bonus);
+                        if self.score_at_once(placer, bonus, ScoreReason::PassBonus, sink) {
                             return;
                         }
                     }
@@ -702,10 +687,9 @@ impl Game {
                 }
                 void_settlement = true;
             } else {
+                // Together they fit the target, so each does on its own.
                 for (points, reason) in earned.into_iter().filter(|&(p, _)| p > 0) {
-                    self.credit(side, Some(seat), points, reason, sink);
-                    if self.wins_by_target(side) {
-                        self.finish(Outcome::Winner(side), sink);
+                    if self.score_at_once(seat, points, reason, sink) {
                         return;
                     }
                 }
@@ -731,17 +715,17 @@ impl Game {
         None
     }
 
-    /// Scores a bonus of `points` for `seat`'s side at once (void where it
-    /// would pass an exact target); whether it ended the match.
-    fn score_bonus<S: EventSink>(
+    /// Credits `points` to `seat`'s side at once (a tile's points, a
+    /// bonus), or reports them void where they would pass an exact target;
+    /// whether they ended the match by reaching the target.
+    fn score_at_once<S: EventSink>(
         &mut self,
         seat: Seat,
-        points: u16,
+        points: i32,
         reason: ScoreReason,
         sink: &mut S,
     ) -> bool {
         let side = self.side_of(seat);
-        let points = i32::from(points);
         if self.overshoots(side, points) {
             sink.record(|| Event::PointsVoided {
                 side,
