@@ -584,11 +584,18 @@ async fn play_at(width: Width) {
     // The server goes away: the page says so in words, with a way to retry.
     server.stop().await;
     assert!(click(&browser, "#again").await, "new game");
-    browser
+    // The page may first finish a computer seat's turn under way; a longer
+    // wait than the default, and the page's words if it never says so.
+    if browser
         .wait()
+        .at_most(Duration::from_secs(90))
         .for_element(Locator::Css("#error:not([hidden])"))
         .await
-        .expect("an error shown");
+        .is_err()
+    {
+        let page = text(&browser, "body").await;
+        panic!("no error shown after the server stopped; the page says: {page}");
+    }
     let error = text(&browser, "#error-text").await;
     assert!(error.contains("cannot be reached"), "{error}");
     assert!(

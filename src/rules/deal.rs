@@ -10,8 +10,10 @@ use super::moves::Seat;
 use super::options::{LeadRule, Rules};
 use super::tile::{TILE_INDICES, Tile, TileSet};
 
-/// The most seats any game has.
-pub const MAX_SEATS: usize = super::options::MAX_PLAYERS as usize;
+/// The most seats any kind of table has (a train table's eight; a line
+/// seats at most [`MAX_PLAYERS`](super::options::MAX_PLAYERS)): the length
+/// of every per-seat array.
+pub const MAX_SEATS: usize = 8;
 
 /// The ChaCha key of the game seeded `seed`: the seed expanded as
 /// `SeedableRng::seed_from_u64` expands it. A game keeps it, so that each

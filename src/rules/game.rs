@@ -377,10 +377,18 @@ impl Game {
     /// Whether nobody can place a tile and nobody may draw.
     #[must_use]
     pub fn is_blocked(&self) -> bool {
-        !self.boneyard_open()
-            && self
-                .placeable(self.hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h)))
-                .is_empty()
+        !self.boneyard_open() && self.placeable(self.all_hands()).is_empty()
+    }
+
+    /// Every tile in some seat's hand. Unused seats hold no tiles, so a
+    /// table of up to four seats folds four (a fixed four, unrolled: this
+    /// runs after every move) and a larger one all eight.
+    fn all_hands(&self) -> TileSet {
+        let union = |hands: &[TileSet]| hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h));
+        match self.hands.first_chunk::<4>() {
+            Some(four) if self.players <= 4 => union(four),
+            _ => union(&self.hands),
+        }
     }
 
     /// The legal moves of the seat to act (none once the match is over).

@@ -13,7 +13,7 @@ pub const MAX_BONUS: u16 = 1_000;
 
 /// The fewest seats a game may have.
 pub const MIN_PLAYERS: u8 = 2;
-/// The most seats a game may have.
+/// The most seats a line game may have.
 pub const MAX_PLAYERS: u8 = 4;
 
 /// Everything that decides how a game is played.

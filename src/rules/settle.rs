@@ -1,6 +1,8 @@
 //! How a hand and a match are settled: who won the hand, what each side
 //! is credited, exact-target overshoots, and when the match ends.
 
+use arrayvec::ArrayVec;
+
 use super::deal::MAX_SEATS;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::game::{Game, MAX_HANDS};
@@ -176,8 +178,10 @@ impl Game {
                 // its own side's where `count_partner` or
                 // `blocked_own = added` says so) and the winner's own
                 // hands that `blocked_own` may subtract.
-                let (mut credited, mut own) = ([0u32; MAX_SEATS], [0u32; MAX_SEATS]);
-                let (mut credited_count, mut own_count) = (0, 0);
+                let (mut credited, mut own) = (
+                    ArrayVec::<u32, MAX_SEATS>::new(),
+                    ArrayVec::<u32, MAX_SEATS>::new(),
+                );
                 for seat in 0..self.players {
                     let ours = self.side_of(seat) == side;
                     let counts = !ours
@@ -185,22 +189,12 @@ impl Game {
                             HandEnd::Blocked => rules.blocked_own == BlockedOwnPips::Added,
                             _ => rules.count_partner && end.seat() != Some(seat),
                         };
-                    let (list, count) = if counts {
-                        (&mut credited, &mut credited_count)
-                    } else {
-                        (&mut own, &mut own_count)
-                    };
-                    if let Some(slot) = list.get_mut(*count) {
-                        *slot = pips(seat);
-                        *count += 1;
-                    }
+                    // At most one push a seat: never past the capacity.
+                    let _ = if counts { &mut credited } else { &mut own }.try_push(pips(seat));
                 }
-                let credited = &credited[..credited_count];
-                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, credited);
+                let gained = opponents_points(rules.hand_rounding, rules.hand_scale, &credited);
                 let lost = match end {
-                    HandEnd::Blocked => {
-                        own_pips_penalty(rules.blocked_own, rules.hand_scale, &own[..own_count])
-                    }
+                    HandEnd::Blocked => own_pips_penalty(rules.blocked_own, rules.hand_scale, &own),
                     _ => 0,
                 };
                 [Credit {
@@ -240,7 +234,7 @@ impl Game {
                     reason: ScoreReason::OwnPips,
                 })
                 .collect(),
-            _ => Credits::default(),
+            _ => std::iter::empty().collect(),
         }
     }
 
@@ -339,27 +333,23 @@ struct Credit {
     reason: ScoreReason,
 }
 
-/// A hand's settlement: at most one entry per seat, without allocating.
-#[derive(Clone, Copy, Default, Debug)]
-struct Credits {
-    /// The entries, filled from the front.
-    items: [Option<Credit>; MAX_SEATS],
-}
+/// A hand's settlement: at most one entry per seat, without allocating
+/// (and without initialising the eight entries a train table may need
+/// when a line's settlement has one).
+#[derive(Clone, Debug)]
+struct Credits(ArrayVec<Credit, MAX_SEATS>);
 
 impl Credits {
     /// The entries, in order.
     fn iter(&self) -> impl Iterator<Item = Credit> + '_ {
-        self.items.iter().flatten().copied()
+        self.0.iter().copied()
     }
 }
 
 impl FromIterator<Credit> for Credits {
+    /// The first [`MAX_SEATS`] credits (there is one per seat at most).
     fn from_iter<I: IntoIterator<Item = Credit>>(iter: I) -> Credits {
-        let mut credits = Credits::default();
-        for (slot, credit) in credits.items.iter_mut().zip(iter) {
-            *slot = Some(credit);
-        }
-        credits
+        Credits(iter.into_iter().take(MAX_SEATS).collect())
     }
 }
 
