@@ -47,8 +47,8 @@ struct Args {
 /// `"pass"` or `"draw"`.
 fn move_json(game: &Game, mv: Move) -> Value {
     match mv.action {
-        Action::Play { tile, end } => {
-            let on = end.and_then(|end| game.layout().open_end(end));
+        Action::Play { tile, place } => {
+            let on = place.end().and_then(|end| game.layout().open_end(end));
             json!([tile.high(), tile.low(), on])
         }
         Action::Pass => json!("pass"),

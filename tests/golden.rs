@@ -18,8 +18,8 @@ const SEED: u64 = 2026;
 
 fn short(mv: &Move) -> String {
     match mv.action {
-        Action::Play { tile, end } => {
-            let end = match end {
+        Action::Play { tile, place } => {
+            let end = match place.end() {
                 None => "",
                 Some(End::Left) => "L",
                 Some(End::Right) => "R",

@@ -138,7 +138,7 @@ fn all_fives_spinner_takes_its_long_sides_before_its_short_ends() {
     assert!(!moves.iter().any(|m| matches!(
         m.action,
         pips::rules::Action::Play {
-            end: Some(End::Down),
+            place: pips::rules::Place::End(End::Down),
             ..
         }
     )));

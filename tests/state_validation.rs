@@ -2,7 +2,7 @@
 //! purpose: the state is refused with the right reason and field.
 
 use pips::rules::presets::preset;
-use pips::rules::{Action, Game, HistoryEntry, Move, Outcome, Placed, Setup, Tile};
+use pips::rules::{Action, Game, HistoryEntry, Move, Outcome, Place, Placed, Setup, Tile};
 use pips::service::ApiError;
 
 /// A fresh 2-player muggins state (hand 1, forced lead not yet played).
@@ -153,7 +153,7 @@ fn the_hands_history_plays_and_draws_each_tile_once() {
     let mut setup = underway();
     let lead = Action::Play {
         tile: Tile::new(7, 7),
-        end: None,
+        place: Place::Lead,
     };
     setup.history.push(entry(0, lead, None));
     assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].play.tile");

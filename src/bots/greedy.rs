@@ -94,13 +94,13 @@ fn best(table: &Table<'_>, moves: &[Move]) -> Option<Move> {
 /// How much `greedy` likes `mv` (one of `choices` legal moves).
 #[must_use]
 pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
-    let Action::Play { tile, end } = mv.action else {
+    let Action::Play { tile, place } = mv.action else {
         return 0.0;
     };
     let rules = table.rules;
     let geometry = rules.geometry();
     let mut after = table.layout.clone();
-    after.place(tile, end, geometry);
+    after.place(tile, place.end(), geometry);
     let lowest_wins = rules.match_end == MatchEnd::LoseAtTarget;
     let own = table
         .scores

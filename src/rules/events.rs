@@ -1,8 +1,8 @@
 //! What happens while a move is applied, and how a hand or match ends.
 
-use super::end::End;
 use super::layout::Layout;
 use super::moves::Seat;
+use super::place::Place;
 use super::tile::{Tile, TileSet};
 
 /// A side number (a seat, or a partnership).
@@ -70,8 +70,8 @@ pub enum Event {
         seat: Seat,
         /// The tile.
         tile: Tile,
-        /// Where (`None` for the lead).
-        end: Option<End>,
+        /// Where.
+        place: Place,
         /// The ends total after it.
         ends_total: u32,
     },

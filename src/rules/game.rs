@@ -9,6 +9,7 @@ use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
 use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError};
+use super::place::Place;
 use super::record::MatchDigest;
 use super::scoring::in_play_points;
 use super::tile::{Tile, TileSet};
@@ -459,7 +460,7 @@ impl Game {
         let hand = self.hand(seat);
         let can_place = !self.placeable(hand).is_empty();
         match mv.action {
-            Action::Play { tile, end } => {
+            Action::Play { tile, place } => {
                 if !tile.fits_set(self.rules.max_pip) {
                     return Err(PlayError::InvalidTile {
                         tile,
@@ -469,7 +470,7 @@ impl Game {
                 if !hand.contains(tile) {
                     return Err(PlayError::TileNotInHand { seat, tile });
                 }
-                match (end, self.layout.is_empty()) {
+                match (place.end(), self.layout.is_empty()) {
                     (Some(_), true) => Err(PlayError::LeadHasNoEnd),
                     (None, true) => match self.required_lead {
                         Some(required) if required != tile => {
@@ -545,18 +546,18 @@ impl Game {
         let seat = mv.seat;
         self.history.push(HistoryEntry { mv, drawn: None });
         match mv.action {
-            Action::Play { tile, end } => {
+            Action::Play { tile, place } => {
                 let closing = self.is_closing(tile);
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
-                self.layout.place(tile, end, self.geometry());
+                self.layout.place(tile, place.end(), self.geometry());
                 self.required_lead = None;
                 self.drew_this_turn = false;
                 sink.record(|| Event::TilePlayed {
                     seat,
                     tile,
-                    end,
+                    place,
                     ends_total: self.ends_total(),
                 });
                 let points = match self.rules.in_play_scoring {
@@ -566,7 +567,7 @@ impl Game {
                 // Converted where used: the common placement scores nothing.
                 let points_i32 = || i32::try_from(points).unwrap_or(i32::MAX);
                 if self.hand(seat).is_empty() {
-                    let bonus = self.capicua_points(tile, end);
+                    let bonus = self.capicua_points(tile, place);
                     let points = points_i32();
                     self.end_hand_by_placement(seat, HandEnd::Domino(seat), points, bonus, sink);
                     return;
@@ -653,8 +654,8 @@ impl Game {
     /// lead. Read after the placement: the end it went on now shows its
     /// other half, so it fitted both exactly when both ends now show the
     /// same number.
-    fn capicua_points(&self, tile: Tile, end: Option<End>) -> i32 {
-        if self.rules.capicua_bonus == 0 || end.is_none() || tile.is_double() {
+    fn capicua_points(&self, tile: Tile, place: Place) -> i32 {
+        if self.rules.capicua_bonus == 0 || place == Place::Lead || tile.is_double() {
             return 0;
         }
         match (

@@ -30,6 +30,7 @@ use super::game::{Game, HistoryEntry};
 use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::options::NextLeadRule;
+use super::place::Place;
 use super::tile::{Tile, TileSet};
 use super::view::View;
 
@@ -114,7 +115,10 @@ impl<'a> Knowledge<'a> {
             history.first(),
             Some(HistoryEntry {
                 mv: crate::rules::Move {
-                    action: Action::Play { end: None, .. },
+                    action: Action::Play {
+                        place: Place::Lead,
+                        ..
+                    },
                     ..
                 },
                 ..
@@ -179,7 +183,7 @@ impl<'a> Knowledge<'a> {
             let seat = entry.mv.seat;
             let other = seat != me && seat < players;
             match entry.mv.action {
-                Action::Play { tile, end } => {
+                Action::Play { tile, place } => {
                     if seat == me {
                         own_played.insert(tile);
                     } else if other {
@@ -194,7 +198,7 @@ impl<'a> Knowledge<'a> {
                         let slot = slots.remove(at);
                         knowledge.slots[slot].tile = Some(tile);
                     }
-                    layout.place(tile, end, geometry);
+                    layout.place(tile, place.end(), geometry);
                 }
                 Action::Draw | Action::Pass => {
                     if other {

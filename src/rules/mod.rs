@@ -8,9 +8,12 @@
 //! - [`connect`]: every connection rule ([`Connect`]): which tiles fit an
 //!   end, how they lie and what they leave showing.
 //! - [`layout`]: the tiles on the table and their open ends.
+//! - [`trains`]: the train table of Mexican Train: a hub, a train per
+//!   seat and the Mexican train, markers, the unsatisfied double.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
 //! - [`deal`]: seeded, reproducible dealing and forced leads.
 //! - [`hand_rng`]: the generator a hand is dealt from ([`HandRng`]).
+//! - [`place`]: where a move puts its tile ([`Place`]).
 //! - [`moves`], [`events`]: what a seat does and what then happens.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
@@ -36,12 +39,14 @@ pub mod knowledge;
 pub mod layout;
 pub mod moves;
 pub mod options;
+pub mod place;
 pub mod presets;
 pub mod record;
 pub mod scoring;
 pub mod settle;
 pub mod setup;
 pub mod tile;
+pub mod trains;
 pub mod view;
 
 pub use connect::Connect;
@@ -57,7 +62,9 @@ pub use options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
     MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement,
 };
+pub use place::Place;
 pub use record::MatchDigest;
 pub use setup::Setup;
 pub use tile::{Tile, TileSet};
+pub use trains::{Train, TrainId, Trains};
 pub use view::View;

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::end::End;
+use super::place::Place;
 use super::tile::Tile;
 
 /// A seat number, 0..players.
@@ -20,12 +21,12 @@ pub struct Move {
 /// What a move does.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
-    /// Place `tile` at `end`; `end` is `None` for the lead of an empty layout.
+    /// Place `tile` at `place`.
     Play {
         /// The tile placed.
         tile: Tile,
         /// Where it goes.
-        end: Option<End>,
+        place: Place,
     },
     /// Draw the next tile of the boneyard.
     Draw,
@@ -34,12 +35,18 @@ pub enum Action {
 }
 
 impl Move {
-    /// `seat` places `tile` at `end` (`None` for a lead).
+    /// `seat` places `tile` on a line's `end` (`None` for a lead).
     #[must_use]
     pub const fn play(seat: Seat, tile: Tile, end: Option<End>) -> Move {
+        Move::place(seat, tile, Place::on_line(end))
+    }
+
+    /// `seat` places `tile` at `place`.
+    #[must_use]
+    pub const fn place(seat: Seat, tile: Tile, place: Place) -> Move {
         Move {
             seat,
-            action: Action::Play { tile, end },
+            action: Action::Play { tile, place },
         }
     }
 
@@ -65,11 +72,11 @@ impl Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.action {
-            Action::Play { tile, end: None } => write!(f, "seat {} leads {tile}", self.seat),
             Action::Play {
                 tile,
-                end: Some(end),
-            } => write!(f, "seat {} plays {tile} on the {end} end", self.seat),
+                place: Place::Lead,
+            } => write!(f, "seat {} leads {tile}", self.seat),
+            Action::Play { tile, place } => write!(f, "seat {} plays {tile} {place}", self.seat),
             Action::Draw => write!(f, "seat {} draws", self.seat),
             Action::Pass => write!(f, "seat {} passes", self.seat),
         }

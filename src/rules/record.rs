@@ -16,6 +16,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::moves::{Action, Move};
 use super::options::Rules;
+use super::place::Place;
 
 /// The label the chain starts with.
 const LABEL: &[u8] = b"pips.v1 match record";
@@ -49,7 +50,7 @@ impl MatchDigest {
     #[must_use]
     pub fn then(&self, hand: u32, mv: Move) -> MatchDigest {
         let (action, tile, end) = match mv.action {
-            Action::Play { tile, end } => (0, tile.index(), end.map_or(0, |end| end.index() + 1)),
+            Action::Play { tile, place } => (0, tile.index(), place_byte(place)),
             Action::Draw => (1, 0, 0),
             Action::Pass => (2, 0, 0),
         };
@@ -60,6 +61,15 @@ impl MatchDigest {
         hash.update(hand.to_le_bytes());
         hash.update([mv.seat, action, tile, end]);
         MatchDigest(hash.finalize().into())
+    }
+}
+
+/// Where a placement went, as the digest records it: 0 for a lead, a
+/// line's end as its index + 1 (the bytes every record has always had).
+fn place_byte(place: Place) -> usize {
+    match place {
+        Place::Lead => 0,
+        Place::End(end) => end.index() + 1,
     }
 }
 

@@ -8,7 +8,7 @@ use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, View
 use super::history::encode_entry;
 use super::readable::encode_layout;
 use super::rules::encode_rules;
-use super::wire::{encode_end, encode_move, encode_outcome, encode_phase, encode_tile};
+use super::wire::{encode_move, encode_outcome, encode_phase, encode_place, encode_tile};
 
 /// Why points were scored, as its wire value.
 fn encode_reason(reason: ScoreReason) -> i32 {
@@ -97,12 +97,12 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         Event::TilePlayed {
             seat,
             tile,
-            end,
+            place,
             ends_total,
         } => Kind::TilePlayed(proto::TilePlayed {
             seat: u32::from(*seat),
             tile: Some(encode_tile(*tile)),
-            end: encode_end(*end),
+            end: encode_place(*place),
             ends_total: *ends_total,
         }),
         Event::TileDrawn { seat, tile } => Kind::TileDrawn(proto::TileDrawn {

@@ -10,7 +10,8 @@ use crate::rules::{Action, HistoryEntry, Move, Seat, Tile};
 use crate::service::error::ApiError;
 
 use super::wire::{
-    TILE_COUNT, decode_seat, decode_tile, encode_end, encode_tile, end_from_wire, tile_index_error,
+    TILE_COUNT, decode_seat, decode_tile, encode_place, encode_tile, place_from_wire,
+    tile_index_error,
 };
 
 /// Where the seat starts in a packed move's first byte.
@@ -24,9 +25,9 @@ const END_SHIFT: u8 = 5;
 pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEntry {
     use proto::history_entry::Action as Wire;
     let action = match entry.mv.action {
-        Action::Play { tile, end } => Wire::Play(proto::PlayTile {
+        Action::Play { tile, place } => Wire::Play(proto::PlayTile {
             tile: Some(encode_tile(tile)),
-            end: encode_end(end),
+            end: encode_place(place),
         }),
         Action::Draw => Wire::Draw(proto::DrawnTile {
             tile: entry.drawn.filter(|_| with_drawn).map(encode_tile),
@@ -59,7 +60,7 @@ pub(super) fn decode_entries(
                     .tile
                     .as_ref()
                     .ok_or_else(|| ApiError::missing(tile_field()))?;
-                let end = end_from_wire(play.end).ok_or_else(|| {
+                let place = place_from_wire(play.end).ok_or_else(|| {
                     ApiError::invalid(
                         ErrorReason::MalformedMove,
                         at("play.end"),
@@ -67,7 +68,7 @@ pub(super) fn decode_entries(
                     )
                 })?;
                 let tile = decode_tile(tile, &tile_field)?;
-                (Action::Play { tile, end }, None)
+                (Action::Play { tile, place }, None)
             }
             Some(Wire::Draw(draw)) => {
                 let drawn = draw
@@ -120,8 +121,14 @@ fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
     };
     let (action, drawn) = match first & 3 {
         0 => {
-            let end = end_from_wire(i32::from(high)).ok_or(ByteFault::End(high))?;
-            (Action::Play { tile: tile()?, end }, None)
+            let place = place_from_wire(i32::from(high)).ok_or(ByteFault::End(high))?;
+            (
+                Action::Play {
+                    tile: tile()?,
+                    place,
+                },
+                None,
+            )
         }
         1 if high == 1 => (Action::Draw, Some(tile()?)),
         1 | 2 if high != 0 || second != 0 => return Err(ByteFault::NamesTile),
@@ -138,9 +145,9 @@ fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
 /// One move as its two packed bytes.
 fn pack(entry: HistoryEntry) -> [u8; 2] {
     let index = |tile: Tile| u8::try_from(tile.index()).unwrap_or(u8::MAX);
-    let end = |end| u8::try_from(encode_end(end)).unwrap_or(0);
+    let place = |place| u8::try_from(encode_place(place)).unwrap_or(0);
     let (action, high, second) = match (entry.mv.action, entry.drawn) {
-        (Action::Play { tile, end: at }, _) => (0, end(at), index(tile)),
+        (Action::Play { tile, place: at }, _) => (0, place(at), index(tile)),
         (Action::Draw, Some(tile)) => (1, 1, index(tile)),
         (Action::Draw, None) => (1, 0, 0),
         (Action::Pass, _) => (2, 0, 0),

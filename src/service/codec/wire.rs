@@ -11,7 +11,9 @@
 use crate::proto::{self, ErrorReason};
 use crate::rules::record::DIGEST_LEN;
 use crate::rules::tile::MAX_PIP_LIMIT;
-use crate::rules::{Action, End, MatchDigest, Move, Outcome, Seat, SpinnerAt, Tile, TileSet};
+use crate::rules::{
+    Action, End, MatchDigest, Move, Outcome, Place, Seat, SpinnerAt, Tile, TileSet,
+};
 
 use crate::service::error::ApiError;
 
@@ -107,6 +109,17 @@ pub(super) fn end_from_wire(value: i32) -> Option<Option<End>> {
     }
 }
 
+/// The place a move's `End` value names (`END_UNSPECIFIED` the lead), or
+/// `None` when the value is not an `End`.
+pub(super) fn place_from_wire(value: i32) -> Option<Place> {
+    end_from_wire(value).map(Place::on_line)
+}
+
+/// A move's place as its wire `End` value.
+pub(super) fn encode_place(place: Place) -> i32 {
+    encode_end(place.end())
+}
+
 /// An `End` value at `field`, refused for `reason` when it is none.
 fn decode_end(
     value: i32,
@@ -149,11 +162,11 @@ pub fn decode_move(
                 .ok_or_else(|| ApiError::missing(field()))?;
             Action::Play {
                 tile: decode_tile(tile, &field)?,
-                end: decode_end(
+                place: Place::on_line(decode_end(
                     play.end,
                     &|| format!("{}.play.end", prefix()),
                     ErrorReason::MalformedMove,
-                )?,
+                )?),
             }
         }
         Some(proto::r#move::Action::Draw(_)) => Action::Draw,
@@ -174,9 +187,9 @@ pub fn decode_move(
 pub fn encode_move(mv: Move) -> proto::Move {
     use proto::r#move::Action as Wire;
     let action = match mv.action {
-        Action::Play { tile, end } => Wire::Play(proto::PlayTile {
+        Action::Play { tile, place } => Wire::Play(proto::PlayTile {
             tile: Some(encode_tile(tile)),
-            end: encode_end(end),
+            end: encode_place(place),
         }),
         Action::Draw => Wire::Draw(proto::DrawTile {}),
         Action::Pass => Wire::Pass(proto::Pass {}),

@@ -1,0 +1,403 @@
+//! The train table of Mexican Train: a hub double in the middle, one train
+//! per seat growing from it, and (unless the game is Private Train) the
+//! public Mexican train. Each train has an open end and, for a seat's
+//! train, its owner's marker; a double on a train stays *unsatisfied* until
+//! a tile covers it, and while it is, it is the only place anything goes.
+//!
+//! This module knows where tiles fit and what a placement or a pass does to
+//! the table. Whose turn it is, the opening chain and the round's end are
+//! the game's (`game.rs`); they ask the table.
+
+use std::fmt;
+
+use super::deal::MAX_SEATS;
+use super::layout::Placed;
+use super::moves::Seat;
+use super::tile::{Tile, TileSet};
+
+/// Which train a tile goes on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TrainId {
+    /// The train a seat owns.
+    Seat(Seat),
+    /// The public Mexican train, open to every seat.
+    Mexican,
+}
+
+/// "seat 2's train", "the Mexican train".
+impl fmt::Display for TrainId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainId::Seat(seat) => write!(f, "seat {seat}'s train"),
+            TrainId::Mexican => f.write_str("the Mexican train"),
+        }
+    }
+}
+
+/// One train: its tiles outward from the hub, what its open end shows and
+/// its owner's marker.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Train {
+    /// The tiles, outward from the hub (each one's inner half touching the
+    /// previous tile, the first's touching the hub).
+    tiles: Vec<Placed>,
+    /// The number its open end shows: the hub's until a tile is on it.
+    open: u8,
+    /// Whether the owner's marker is up, so that any seat may place here
+    /// (always false for the Mexican train, which needs none).
+    marker: bool,
+}
+
+impl Train {
+    /// A train with no tiles yet, showing the hub's `hub`.
+    fn empty(hub: u8) -> Train {
+        Train {
+            tiles: Vec::new(),
+            open: hub,
+            marker: false,
+        }
+    }
+
+    /// Its tiles, outward from the hub.
+    #[must_use]
+    pub fn tiles(&self) -> &[Placed] {
+        &self.tiles
+    }
+
+    /// The number its open end shows.
+    #[must_use]
+    pub fn open_end(&self) -> u8 {
+        self.open
+    }
+
+    /// Whether its owner's marker is up.
+    #[must_use]
+    pub fn marker(&self) -> bool {
+        self.marker
+    }
+}
+
+/// What a placement did to the table besides adding the tile.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Placement {
+    /// The tile was a double: it is now unsatisfied.
+    pub double_placed: bool,
+    /// The tile covered the unsatisfied double.
+    pub double_satisfied: bool,
+    /// The owner placed on its own train and took its marker down.
+    pub marker_lowered: bool,
+}
+
+/// Why a tile cannot go on a train.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TrainFault {
+    /// There is no such train at this table (a seat beyond it, or the
+    /// Mexican train in Private Train).
+    NoSuchTrain,
+    /// The train is another seat's, its marker down.
+    Closed,
+    /// A double is unsatisfied elsewhere: only it may be covered.
+    DoubleUnsatisfied(TrainId),
+    /// The tile does not show the number the train's open end shows.
+    DoesNotMatch(u8),
+}
+
+/// The table of a train game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Trains {
+    /// The hub double's number.
+    hub: u8,
+    /// One train per seat, by seat, then the Mexican train if there is one.
+    trains: Vec<Train>,
+    /// Number of seats (the seats' trains are the first this many).
+    players: u8,
+    /// Whether there is a Mexican train.
+    public_train: bool,
+    /// The train whose last tile is a double no tile covers yet.
+    unsatisfied: Option<TrainId>,
+}
+
+impl Trains {
+    /// The table at a round's start: the hub `hub`-`hub`, an empty train for
+    /// each of `players` seats (at most [`MAX_SEATS`]) and, with
+    /// `public_train`, the Mexican train; every marker down.
+    #[must_use]
+    pub fn new(hub: u8, players: u8, public_train: bool) -> Trains {
+        let seats = players.min(MAX_SEATS as u8);
+        let count = usize::from(seats) + usize::from(public_train);
+        Trains {
+            hub,
+            trains: vec![Train::empty(hub); count],
+            players: seats,
+            public_train,
+            unsatisfied: None,
+        }
+    }
+
+    /// The hub double.
+    #[must_use]
+    pub fn hub(&self) -> Tile {
+        Tile::new(self.hub, self.hub)
+    }
+
+    /// Whether the table has a Mexican train.
+    #[must_use]
+    pub fn has_public_train(&self) -> bool {
+        self.public_train
+    }
+
+    /// Every train with its id: the seats' in seat order, then the Mexican.
+    pub fn trains(&self) -> impl Iterator<Item = (TrainId, &Train)> + '_ {
+        let players = self.players;
+        self.trains.iter().enumerate().map(move |(i, train)| {
+            let id = match Seat::try_from(i) {
+                Ok(seat) if seat < players => TrainId::Seat(seat),
+                _ => TrainId::Mexican,
+            };
+            (id, train)
+        })
+    }
+
+    /// The train `id`, if the table has it.
+    #[must_use]
+    pub fn train(&self, id: TrainId) -> Option<&Train> {
+        self.trains.get(self.index(id)?)
+    }
+
+    /// The train whose double is unsatisfied, if one is.
+    #[must_use]
+    pub fn unsatisfied(&self) -> Option<TrainId> {
+        self.unsatisfied
+    }
+
+    /// How many tiles are on the trains (the hub not counted).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.trains.iter().map(|train| train.tiles.len()).sum()
+    }
+
+    /// Whether no tile is on any train yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.trains.iter().all(|train| train.tiles.is_empty())
+    }
+
+    /// Whether `seat` may place on train `id` now, the table's markers
+    /// considered (an unsatisfied double is not: see [`Trains::fault`]).
+    #[must_use]
+    pub fn is_open_to(&self, id: TrainId, seat: Seat) -> bool {
+        match id {
+            TrainId::Mexican => self.public_train,
+            TrainId::Seat(owner) => {
+                owner == seat || self.train(id).is_some_and(|train| train.marker)
+            }
+        }
+    }
+
+    /// Why `seat` may not place `tile` on train `id`, or `None` if it may.
+    #[must_use]
+    pub fn fault(&self, tile: Tile, id: TrainId, seat: Seat) -> Option<TrainFault> {
+        let Some(train) = self.train(id) else {
+            return Some(TrainFault::NoSuchTrain);
+        };
+        match self.unsatisfied {
+            Some(double) if double != id => return Some(TrainFault::DoubleUnsatisfied(double)),
+            // Any seat covers a double, on any train.
+            Some(_) => {}
+            None if !self.is_open_to(id, seat) => return Some(TrainFault::Closed),
+            None => {}
+        }
+        (!tile.has(train.open)).then_some(TrainFault::DoesNotMatch(train.open))
+    }
+
+    /// The trains `seat` may place `tile` on now, in the order legal moves
+    /// list them (its own, the other seats' in seat order, the Mexican).
+    pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + '_ {
+        self.trains()
+            .map(|(id, _)| id)
+            .filter(move |&id| self.fault(tile, id, seat).is_none())
+    }
+
+    /// The tiles that fit somewhere `seat` may place now (with
+    /// `every_train_open`, as if every marker were up: what the test for a
+    /// blocked round asks). While a double is unsatisfied, only the tiles
+    /// that cover it.
+    #[must_use]
+    pub fn fitting(&self, seat: Seat, every_train_open: bool) -> TileSet {
+        if let Some(double) = self.unsatisfied {
+            return self
+                .train(double)
+                .map_or(TileSet::EMPTY, |train| TileSet::showing(train.open));
+        }
+        self.trains()
+            .filter(|&(id, _)| every_train_open || self.is_open_to(id, seat))
+            .fold(TileSet::EMPTY, |set, (_, train)| {
+                set.or(TileSet::showing(train.open))
+            })
+    }
+
+    /// Places `tile` on train `id` for `seat`, which [`Trains::fault`] must
+    /// allow (a tile that does not fit is placed as if it did: the table
+    /// stays well formed but the position is not one of the game's).
+    pub fn place(&mut self, tile: Tile, id: TrainId, seat: Seat) -> Placement {
+        let Some(index) = self.index(id) else {
+            return Placement::default();
+        };
+        let Some(train) = self.trains.get_mut(index) else {
+            return Placement::default();
+        };
+        let inner = if tile.has(train.open) {
+            train.open
+        } else {
+            tile.high()
+        };
+        let outer = tile.other_half(inner);
+        train.tiles.push(Placed { inner, outer });
+        train.open = outer;
+        let marker_lowered = id == TrainId::Seat(seat) && std::mem::take(&mut train.marker);
+        let double_satisfied = self.unsatisfied == Some(id);
+        let double_placed = tile.is_double();
+        self.unsatisfied = double_placed.then_some(id);
+        Placement {
+            double_placed,
+            double_satisfied,
+            marker_lowered,
+        }
+    }
+
+    /// Raises `seat`'s marker (a pass); whether it was down.
+    pub fn raise_marker(&mut self, seat: Seat) -> bool {
+        match self.index(TrainId::Seat(seat)) {
+            Some(index) => self
+                .trains
+                .get_mut(index)
+                .is_some_and(|train| !std::mem::replace(&mut train.marker, true)),
+            None => false,
+        }
+    }
+
+    /// The position of train `id` in `trains`.
+    fn index(&self, id: TrainId) -> Option<usize> {
+        match id {
+            TrainId::Seat(seat) if seat < self.players => Some(usize::from(seat)),
+            TrainId::Mexican if self.public_train => Some(usize::from(self.players)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(a: u8, b: u8) -> Tile {
+        Tile::new(a, b)
+    }
+
+    /// RULES' example: hub 12-12; seat 0 places 12-5 on its train, then
+    /// 5-5, unsatisfied until its 5-3 covers it; seat 1 holds no 12 and no
+    /// train is open to it but its own and the Mexican.
+    #[test]
+    fn the_rule_books_example() {
+        let mut table = Trains::new(12, 4, true);
+        assert_eq!(table.hub(), t(12, 12));
+        assert_eq!(table.trains().count(), 5);
+        assert_eq!(
+            table.places_for(t(12, 5), 0).collect::<Vec<_>>(),
+            vec![TrainId::Seat(0), TrainId::Mexican]
+        );
+        assert_eq!(
+            table.place(t(12, 5), TrainId::Seat(0), 0),
+            Placement::default()
+        );
+        assert_eq!(table.train(TrainId::Seat(0)).map(Train::open_end), Some(5));
+        let placed = table.place(t(5, 5), TrainId::Seat(0), 0);
+        assert!(placed.double_placed && !placed.double_satisfied);
+        assert_eq!(table.unsatisfied(), Some(TrainId::Seat(0)));
+        // Only the double may be covered, by anyone, its train closed or not.
+        assert_eq!(table.fitting(1, false), TileSet::showing(5));
+        assert_eq!(
+            table.fault(t(12, 9), TrainId::Seat(1), 1),
+            Some(TrainFault::DoubleUnsatisfied(TrainId::Seat(0)))
+        );
+        assert_eq!(table.fault(t(5, 3), TrainId::Seat(0), 1), None);
+        let covered = table.place(t(5, 3), TrainId::Seat(0), 0);
+        assert!(covered.double_satisfied && !covered.double_placed);
+        assert_eq!(table.unsatisfied(), None);
+        let tiles: Vec<Tile> = table
+            .train(TrainId::Seat(0))
+            .map(|train| train.tiles().iter().map(|p| p.tile()).collect())
+            .unwrap_or_default();
+        assert_eq!(tiles, vec![t(12, 5), t(5, 5), t(5, 3)]);
+        // Seat 1 may use its own train and the Mexican, not seat 0's.
+        assert_eq!(
+            table.fault(t(3, 1), TrainId::Seat(0), 1),
+            Some(TrainFault::Closed)
+        );
+        assert_eq!(
+            table.places_for(t(12, 9), 1).collect::<Vec<_>>(),
+            vec![TrainId::Seat(1), TrainId::Mexican]
+        );
+        assert_eq!(table.len(), 3);
+    }
+
+    /// A pass raises the passer's marker; the train is then open to all
+    /// until its owner places on it; a marker up stays up.
+    #[test]
+    fn markers() {
+        let mut table = Trains::new(9, 3, true);
+        assert!(table.raise_marker(1));
+        assert!(!table.raise_marker(1), "already up");
+        assert!(table.is_open_to(TrainId::Seat(1), 0));
+        assert_eq!(table.fault(t(9, 4), TrainId::Seat(1), 2), None);
+        // Another seat placing there leaves the marker up.
+        assert!(!table.place(t(9, 4), TrainId::Seat(1), 2).marker_lowered);
+        assert!(table.is_open_to(TrainId::Seat(1), 0));
+        assert!(table.place(t(4, 2), TrainId::Seat(1), 1).marker_lowered);
+        assert!(!table.is_open_to(TrainId::Seat(1), 0));
+        assert!(table.is_open_to(TrainId::Seat(1), 1));
+        assert!(!table.raise_marker(7), "no such seat");
+    }
+
+    /// Private Train has no Mexican train.
+    #[test]
+    fn private_train() {
+        let table = Trains::new(6, 2, false);
+        assert_eq!(table.trains().count(), 2);
+        assert_eq!(
+            table.fault(t(6, 1), TrainId::Mexican, 0),
+            Some(TrainFault::NoSuchTrain)
+        );
+        assert_eq!(
+            table.fault(t(6, 1), TrainId::Seat(2), 0),
+            Some(TrainFault::NoSuchTrain)
+        );
+        assert_eq!(table.fitting(0, false), TileSet::showing(6));
+        assert_eq!(
+            table.fault(t(5, 1), TrainId::Seat(0), 0),
+            Some(TrainFault::DoesNotMatch(6))
+        );
+    }
+
+    /// The blocked-round test sees every train as open.
+    #[test]
+    fn fitting_with_every_train_open() {
+        let mut table = Trains::new(12, 2, false);
+        table.place(t(12, 3), TrainId::Seat(1), 1);
+        assert_eq!(table.fitting(0, false), TileSet::showing(12));
+        assert_eq!(
+            table.fitting(0, true),
+            TileSet::showing(12).or(TileSet::showing(3))
+        );
+    }
+
+    /// Eight seats and the Mexican train: nine trains.
+    #[test]
+    fn eight_seats() {
+        let table = Trains::new(12, 8, true);
+        let ids: Vec<TrainId> = table.trains().map(|(id, _)| id).collect();
+        assert_eq!(ids.len(), 9);
+        assert_eq!(ids[7], TrainId::Seat(7));
+        assert_eq!(ids[8], TrainId::Mexican);
+    }
+}
