@@ -51,7 +51,8 @@ fn move_json(game: &Game, mv: Move) -> Value {
             let on = place.end().and_then(|end| game.layout().open_end(end));
             json!([tile.high(), tile.low(), on])
         }
-        Action::Pass => json!("pass"),
+        // The package's game is a line: no turn of several placements.
+        Action::Pass | Action::EndTurn => json!("pass"),
         Action::Draw => json!("draw"),
     }
 }

@@ -30,6 +30,7 @@ fn short(mv: &Move) -> String {
         }
         Action::Draw => format!("{}:draw", mv.seat),
         Action::Pass => format!("{}:pass", mv.seat),
+        Action::EndTurn => format!("{}:end", mv.seat),
     }
 }
 

@@ -138,9 +138,9 @@ fn all_fives_spinner_takes_its_long_sides_before_its_short_ends() {
     assert!(!moves.iter().any(|m| matches!(
         m.action,
         pips::rules::Action::Play {
-            place: pips::rules::Place::End(End::Down),
+            place,
             ..
-        }
+        } if place.end() == Some(End::Down)
     )));
     let reports = play_all(&mut game, &[on(1, t(5, 4), End::Up)]);
     assert_eq!(total_change(&reports), vec![0, 10], "0 + 6 + 4");

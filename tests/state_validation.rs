@@ -153,7 +153,7 @@ fn the_hands_history_plays_and_draws_each_tile_once() {
     let mut setup = underway();
     let lead = Action::Play {
         tile: Tile::new(7, 7),
-        place: Place::Lead,
+        place: Place::LEAD,
     };
     setup.history.push(entry(0, lead, None));
     assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].play.tile");

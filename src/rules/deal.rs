@@ -47,6 +47,18 @@ pub fn deal(
     rng: &mut HandRng,
     boneyard: &mut Vec<Tile>,
 ) -> [TileSet; MAX_SEATS] {
+    deal_without(rules, players, None, rng, boneyard)
+}
+
+/// [`deal`], with `apart` (a train table's hub) taken out of the set
+/// before the shuffle.
+pub fn deal_without(
+    rules: &Rules,
+    players: u8,
+    apart: Option<Tile>,
+    rng: &mut HandRng,
+    boneyard: &mut Vec<Tile>,
+) -> [TileSet; MAX_SEATS] {
     // A set is the first tiles in index order, so the unshuffled set is a
     // prefix of every tile index. Indices are shuffled rather than tiles:
     // a shuffle's swaps depend only on the generator and the length, so
@@ -54,7 +66,16 @@ pub fn deal(
     // working it out (the table of indices is also short enough to be
     // copied inline, where the table of tiles took a `memcpy` call).
     let mut all = TILE_INDICES;
-    let count = (rules.tile_set().len() as usize).min(all.len());
+    let mut count = (rules.tile_set().len() as usize).min(all.len());
+    if let Some(apart) = apart {
+        // The tile apart moves past the set's last index, out of the deal.
+        if let Ok(at) = usize::try_from(apart.index()) {
+            if at < count {
+                all.copy_within(at + 1..count, at);
+                count -= 1;
+            }
+        }
+    }
     let (tiles, _) = all.split_at_mut(count);
     shuffle(tiles, rng);
     let (dealt, undealt) =

@@ -13,7 +13,9 @@ use super::events::Side;
 use super::layout::Placed;
 use super::moves::Seat;
 use super::options::RulesError;
+use super::place::Place;
 use super::tile::{Tile, TileSet};
+use super::trains::{TrainFault, TrainId};
 
 /// Where a tile lies in a state.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -473,6 +475,34 @@ pub enum PlayError {
     /// A draw that the rules or the boneyard do not allow.
     #[error("drawing is not possible: {0}")]
     CannotDraw(NoDraw),
+    /// The move names a place another kind of table has (a train at a
+    /// line, a line's end at a train table).
+    #[error("a tile cannot go {place} at this table: {expected}")]
+    PlaceNotAtThisTable {
+        /// The place named.
+        place: Place,
+        /// What this table's moves name instead.
+        expected: &'static str,
+    },
+    /// The tile may not go on that train now.
+    #[error("{tile} cannot go on {train}: {fault}")]
+    Train {
+        /// The tile.
+        tile: Tile,
+        /// The train named.
+        train: TrainId,
+        /// Why not.
+        fault: TrainFault,
+    },
+    /// An end of turn by a seat that is not laying an opening chain, or
+    /// while the double it placed is unsatisfied.
+    #[error(
+        "seat {seat} has no turn of several placements to end: only a seat laying its opening chain ends its turn, and not while a double is unsatisfied"
+    )]
+    NoTurnToEnd {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 impl PlayError {

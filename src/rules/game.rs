@@ -2,17 +2,19 @@
 //! hand and a match end is in [`settle`](super::settle); what one seat may
 //! see is in [`view`](super::view).
 
-use super::deal::{HandKey, MAX_SEATS, deal, hand_key, hand_rng, lead};
+use super::deal::{HandKey, MAX_SEATS, deal_without, hand_key, hand_rng, lead};
 use super::end::End;
 use super::errors::{NoDraw, PlayError};
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
-use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError};
+use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError, TableKind};
 use super::place::Place;
 use super::record::MatchDigest;
 use super::scoring::in_play_points;
 use super::tile::{Tile, TileSet};
+use super::train_game::{TurnState, hub_of_round};
+use super::trains::Trains;
 
 /// The most hands a match may last: a match still going after it ends,
 /// the best score winning (a tie for best is a draw), so every match ends
@@ -93,6 +95,11 @@ pub struct Game {
     /// The running digest of every move of the match, advanced by
     /// [`Game::play`].
     pub(super) digest: MatchDigest,
+    /// The train table, at a train game (a line game's table is `layout`,
+    /// which a train game leaves empty).
+    pub(super) trains: Option<Trains>,
+    /// How the current turn stands at a train table (unused at a line).
+    pub(super) turn: TurnState,
 }
 
 impl Clone for Game {
@@ -104,6 +111,7 @@ impl Clone for Game {
             boneyard: self.boneyard.clone(),
             layout: self.layout.clone(),
             history: self.history.clone(),
+            trains: self.trains.clone(),
             ..*self
         };
         game.reserve();
@@ -115,15 +123,18 @@ impl Clone for Game {
         let mut boneyard = std::mem::take(&mut self.boneyard);
         let mut layout = std::mem::take(&mut self.layout);
         let mut history = std::mem::take(&mut self.history);
+        let mut trains = self.trains.take();
         variant.clone_from(&source.variant);
         boneyard.clone_from(&source.boneyard);
         layout.clone_from(&source.layout);
         history.clone_from(&source.history);
+        trains.clone_from(&source.trains);
         *self = Game {
             variant,
             boneyard,
             layout,
             history,
+            trains,
             ..*source
         };
         self.reserve();
@@ -195,6 +206,8 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
             digest: MatchDigest::start(&rules, players, seed_commitment),
+            trains: None,
+            turn: TurnState::default(),
         };
         let mut events = Vec::new();
         game.start_hand(1, None, &mut events);
@@ -276,10 +289,22 @@ impl Game {
         self.boneyard.len()
     }
 
-    /// The table.
+    /// The line (empty at a train table).
     #[must_use]
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// The train table, at a train game.
+    #[must_use]
+    pub fn trains(&self) -> Option<&Trains> {
+        self.trains.as_ref()
+    }
+
+    /// How the current turn stands at a train table.
+    #[must_use]
+    pub fn turn(&self) -> TurnState {
+        self.turn
     }
 
     /// Score per side.
@@ -353,6 +378,14 @@ impl Game {
     /// The tiles of `hand` that can be placed now.
     #[must_use]
     pub fn placeable(&self, hand: TileSet) -> TileSet {
+        match &self.trains {
+            Some(trains) => self.train_placeable(trains, self.to_act, hand),
+            None => self.line_placeable(hand),
+        }
+    }
+
+    /// [`Game::placeable`] at a line.
+    fn line_placeable(&self, hand: TileSet) -> TileSet {
         if self.layout.is_empty() {
             return match self.required_lead {
                 Some(tile) if hand.contains(tile) => [tile].into_iter().collect(),
@@ -378,13 +411,17 @@ impl Game {
     /// Whether nobody can place a tile and nobody may draw.
     #[must_use]
     pub fn is_blocked(&self) -> bool {
-        !self.boneyard_open() && self.placeable(self.all_hands()).is_empty()
+        !self.boneyard_open()
+            && match &self.trains {
+                None => self.line_placeable(self.all_hands()).is_empty(),
+                Some(trains) => self.train_blocked(trains),
+            }
     }
 
     /// Every tile in some seat's hand. Unused seats hold no tiles, so a
     /// table of up to four seats folds four (a fixed four, unrolled: this
     /// runs after every move) and a larger one all eight.
-    fn all_hands(&self) -> TileSet {
+    pub(super) fn all_hands(&self) -> TileSet {
         let union = |hands: &[TileSet]| hands.iter().fold(TileSet::EMPTY, |set, &h| set.or(h));
         match self.hands.first_chunk::<4>() {
             Some(four) if self.players <= 4 => union(four),
@@ -408,8 +445,12 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
+        if let Some(trains) = &self.trains {
+            self.train_moves_into(trains, out);
+            return;
+        }
         let seat = self.to_act;
-        let placeable = self.placeable(self.hand(seat));
+        let placeable = self.line_placeable(self.hand(seat));
         if self.layout.is_empty() {
             out.extend(placeable.iter().map(|tile| Move::play(seat, tile, None)));
         } else {
@@ -458,17 +499,28 @@ impl Game {
             });
         }
         let hand = self.hand(seat);
-        let can_place = !self.placeable(hand).is_empty();
+        if let Action::Play { tile, .. } = mv.action {
+            if !tile.fits_set(self.rules.max_pip) {
+                return Err(PlayError::InvalidTile {
+                    tile,
+                    max_pip: self.rules.max_pip,
+                });
+            }
+            if !hand.contains(tile) {
+                return Err(PlayError::TileNotInHand { seat, tile });
+            }
+        }
+        if let Some(trains) = &self.trains {
+            return self.check_train(trains, mv);
+        }
+        let can_place = !self.line_placeable(hand).is_empty();
         match mv.action {
             Action::Play { tile, place } => {
-                if !tile.fits_set(self.rules.max_pip) {
-                    return Err(PlayError::InvalidTile {
-                        tile,
-                        max_pip: self.rules.max_pip,
+                if place.train().is_some() {
+                    return Err(PlayError::PlaceNotAtThisTable {
+                        place,
+                        expected: "name an end of the line (END_UNSPECIFIED for the lead)",
                     });
-                }
-                if !hand.contains(tile) {
-                    return Err(PlayError::TileNotInHand { seat, tile });
                 }
                 match (place.end(), self.layout.is_empty()) {
                     (Some(_), true) => Err(PlayError::LeadHasNoEnd),
@@ -496,6 +548,7 @@ impl Game {
             Action::Pass if can_place => Err(PlayError::MustPlayNotPass { seat }),
             Action::Pass if self.may_draw() => Err(PlayError::MustDrawNotPass { seat }),
             Action::Pass => Ok(()),
+            Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
         }
     }
 
@@ -545,6 +598,10 @@ impl Game {
     pub fn play_unchecked_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
         self.history.push(HistoryEntry { mv, drawn: None });
+        if self.trains.is_some() {
+            self.play_train(mv, sink);
+            return;
+        }
         match mv.action {
             Action::Play { tile, place } => {
                 let closing = self.is_closing(tile);
@@ -583,18 +640,8 @@ impl Game {
                 self.to_act = self.next_seat(seat);
             }
             Action::Draw => {
-                if let Some(tile) = self.boneyard.pop() {
-                    if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
-                        hand.insert(tile);
-                    }
-                    if let Some(entry) = self.history.last_mut() {
-                        entry.drawn = Some(tile);
-                    }
+                if self.draw_for(seat, sink) {
                     self.drew_this_turn = self.rules.draw == DrawRule::OneThenPass;
-                    sink.record(|| Event::TileDrawn {
-                        seat,
-                        tile: Some(tile),
-                    });
                 }
             }
             Action::Pass => {
@@ -610,10 +657,32 @@ impl Game {
                     }
                 }
             }
+            // No line move (refused by `check`).
+            Action::EndTurn => {}
         }
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);
         }
+    }
+
+    /// `seat` draws the boneyard's next tile into its hand, the history's
+    /// last entry (the draw) naming it; whether there was one.
+    #[inline]
+    pub(super) fn draw_for<S: EventSink>(&mut self, seat: Seat, sink: &mut S) -> bool {
+        let Some(tile) = self.boneyard.pop() else {
+            return false;
+        };
+        if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
+            hand.insert(tile);
+        }
+        if let Some(entry) = self.history.last_mut() {
+            entry.drawn = Some(tile);
+        }
+        sink.record(|| Event::TileDrawn {
+            seat,
+            tile: Some(tile),
+        });
+        true
     }
 
     /// Whether placing `tile` now would close the layout: at least two tiles
@@ -655,7 +724,7 @@ impl Game {
     /// other half, so it fitted both exactly when both ends now show the
     /// same number.
     fn capicua_points(&self, tile: Tile, place: Place) -> i32 {
-        if self.rules.capicua_bonus == 0 || place == Place::Lead || tile.is_double() {
+        if self.rules.capicua_bonus == 0 || place.is_lead() || tile.is_double() {
             return 0;
         }
         match (
@@ -715,7 +784,7 @@ impl Game {
         for entry in self.history.iter().rev() {
             match entry.mv.action {
                 Action::Pass => passes += 1,
-                Action::Draw => {}
+                Action::Draw | Action::EndTurn => {}
                 Action::Play { .. } => {
                     return (passes + 1 == self.players).then_some(entry.mv.seat);
                 }
@@ -753,7 +822,7 @@ impl Game {
     }
 
     /// The seat after `seat`.
-    fn next_seat(&self, seat: Seat) -> Seat {
+    pub(super) fn next_seat(&self, seat: Seat) -> Seat {
         // A comparison, not `% players`: a division on every turn.
         if seat + 1 >= self.players {
             0
@@ -772,7 +841,10 @@ impl Game {
         sink: &mut S,
     ) {
         let mut rng = hand_rng(&self.hand_key, hand_number);
-        let hands = deal(&self.rules, self.players, &mut rng, &mut self.boneyard);
+        // A train table's round begins with its hub on the table.
+        let hub = (self.rules.table == TableKind::Trains)
+            .then(|| hub_of_round(self.rules.max_pip, hand_number));
+        let hands = deal_without(&self.rules, self.players, hub, &mut rng, &mut self.boneyard);
         let (leader, required_lead) = match (hand_number, self.rules.next_lead, previous) {
             (1, _, _) | (_, NextLeadRule::FirstLead, _) | (_, _, None) => {
                 lead(self.rules.first_lead, &hands, self.players, &mut rng)
@@ -794,6 +866,14 @@ impl Game {
         self.to_act = leader;
         self.hand_leader = leader;
         self.required_lead = required_lead;
+        if let Some(hub) = hub {
+            self.trains = Some(Trains::new(
+                hub.high(),
+                self.players,
+                self.rules.public_train,
+            ));
+            self.turn = TurnState::default();
+        }
         sink.record(|| Event::HandDealt {
             hand: hand_number,
             leader,

@@ -116,7 +116,7 @@ impl<'a> Knowledge<'a> {
             Some(HistoryEntry {
                 mv: crate::rules::Move {
                     action: Action::Play {
-                        place: Place::Lead,
+                        place: Place::LEAD,
                         ..
                     },
                     ..
@@ -200,6 +200,8 @@ impl<'a> Knowledge<'a> {
                     }
                     layout.place(tile, place.end(), geometry);
                 }
+                // Ending a chain says nothing of what the seat holds.
+                Action::EndTurn => {}
                 Action::Draw | Action::Pass => {
                     if other {
                         let fitting = End::ALL

@@ -8,6 +8,8 @@
 //! - [`connect`]: every connection rule ([`Connect`]): which tiles fit an
 //!   end, how they lie and what they leave showing.
 //! - [`layout`]: the tiles on the table and their open ends.
+//! - [`train_game`]: how a turn goes at a train table: the opening
+//!   chain, a double's placer acting again, one draw a turn.
 //! - [`trains`]: the train table of Mexican Train: a hub, a train per
 //!   seat and the Mexican train, markers, the unsatisfied double.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
@@ -46,6 +48,7 @@ pub mod scoring;
 pub mod settle;
 pub mod setup;
 pub mod tile;
+pub mod train_game;
 pub mod trains;
 pub mod view;
 
@@ -60,9 +63,9 @@ pub use layout::{Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
 pub use options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
-    MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement,
+    MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement, TableKind,
 };
-pub use place::Place;
+pub use place::{Place, PlaceKind};
 pub use record::MatchDigest;
 pub use setup::Setup;
 pub use tile::{Tile, TileSet};

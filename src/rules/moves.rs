@@ -32,6 +32,8 @@ pub enum Action {
     Draw,
     /// Pass the turn.
     Pass,
+    /// End a turn of several placements (a train table's opening chain).
+    EndTurn,
 }
 
 impl Move {
@@ -59,6 +61,15 @@ impl Move {
         }
     }
 
+    /// `seat` ends its opening chain.
+    #[must_use]
+    pub const fn end_turn(seat: Seat) -> Move {
+        Move {
+            seat,
+            action: Action::EndTurn,
+        }
+    }
+
     /// `seat` passes.
     #[must_use]
     pub const fn pass(seat: Seat) -> Move {
@@ -74,11 +85,12 @@ impl fmt::Display for Move {
         match self.action {
             Action::Play {
                 tile,
-                place: Place::Lead,
+                place: Place::LEAD,
             } => write!(f, "seat {} leads {tile}", self.seat),
             Action::Play { tile, place } => write!(f, "seat {} plays {tile} {place}", self.seat),
             Action::Draw => write!(f, "seat {} draws", self.seat),
             Action::Pass => write!(f, "seat {} passes", self.seat),
+            Action::EndTurn => write!(f, "seat {} ends its turn", self.seat),
         }
     }
 }

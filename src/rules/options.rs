@@ -15,6 +15,8 @@ pub const MAX_BONUS: u16 = 1_000;
 pub const MIN_PLAYERS: u8 = 2;
 /// The most seats a line game may have.
 pub const MAX_PLAYERS: u8 = 4;
+/// The most seats a train table may have.
+pub const MAX_TRAIN_PLAYERS: u8 = 8;
 
 /// Everything that decides how a game is played.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -61,8 +63,31 @@ pub struct Rules {
     pub closing_wins: bool,
     /// How the match ends.
     pub match_end: MatchEnd,
-    /// The score `match_end` refers to (0 for a single hand).
+    /// The score `match_end` refers to (0 for a single hand or rounds).
     pub target: u32,
+    /// The kind of table: a line, or a hub with trains.
+    pub table: TableKind,
+    /// Train tables: the rounds of a match (round r's hub double is
+    /// `max_pip − r + 1`); 0 on a line.
+    pub rounds: u8,
+    /// Train tables: whether the public Mexican train is played (off:
+    /// Private Train).
+    pub public_train: bool,
+    /// Train tables: a seat's first turn of a round may go on placing
+    /// tiles on its own train (the opening chain), ended by `EndTurn`.
+    pub opening_chain: bool,
+    /// Train tables: what 0-0 left in a hand counts at a round's end
+    /// (0: its pips, nothing).
+    pub double_blank_pips: u16,
+}
+
+/// The kind of table tiles are placed on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TableKind {
+    /// A line: two open ends, or a spinner's four (`layout`).
+    Line,
+    /// A hub double with a train per seat (and the Mexican train).
+    Trains,
 }
 
 /// What a seat that cannot place a tile does.
@@ -199,6 +224,9 @@ pub enum MatchEnd {
     LoseAtTarget,
     /// One hand; its winner wins the match, a hand nobody wins is a draw.
     SingleHand,
+    /// `rounds` rounds (train tables); then the lowest score wins, seats
+    /// tied for lowest sharing a drawn match.
+    Rounds,
 }
 
 /// An option that is out of range, or options that cannot be played
@@ -213,7 +241,7 @@ pub struct RulesError {
 }
 
 impl RulesError {
-    fn new(option: RuleOption, message: impl Into<String>) -> RulesError {
+    pub(super) fn new(option: RuleOption, message: impl Into<String>) -> RulesError {
         RulesError {
             option,
             message: message.into(),
@@ -253,6 +281,26 @@ pub enum RuleOption {
     MatchEnd,
     /// [`Rules::target`].
     Target,
+    /// [`Rules::table`].
+    Table,
+    /// [`Rules::rounds`].
+    Rounds,
+    /// [`Rules::public_train`].
+    PublicTrain,
+    /// [`Rules::opening_chain`].
+    OpeningChain,
+    /// [`Rules::double_blank_pips`].
+    DoubleBlankPips,
+    /// [`Rules::draw`].
+    Draw,
+    /// [`Rules::layout`].
+    Layout,
+    /// [`Rules::in_play_scoring`].
+    InPlayScoring,
+    /// [`Rules::first_lead`].
+    FirstLead,
+    /// [`Rules::next_lead`].
+    NextLead,
 }
 
 impl RuleOption {
@@ -274,6 +322,16 @@ impl RuleOption {
             RuleOption::Settlement => "settlement",
             RuleOption::MatchEnd => "match_end",
             RuleOption::Target => "target",
+            RuleOption::Table => "table",
+            RuleOption::Rounds => "rounds",
+            RuleOption::PublicTrain => "public_train",
+            RuleOption::OpeningChain => "opening_chain",
+            RuleOption::DoubleBlankPips => "double_blank_pips",
+            RuleOption::Draw => "draw",
+            RuleOption::Layout => "layout",
+            RuleOption::InPlayScoring => "in_play_scoring",
+            RuleOption::FirstLead => "first_lead",
+            RuleOption::NextLead => "next_lead",
         }
     }
 }
@@ -315,6 +373,7 @@ impl Rules {
     /// The first option out of range or at odds with another (or with
     /// `players`).
     pub fn validate(&self, players: u8) -> Result<(), RulesError> {
+        self.check_table(players)?;
         self.check_set_and_seats(players)?;
         self.check_connection()?;
         self.check_settlement()?;
@@ -322,12 +381,149 @@ impl Rules {
         self.check_match_end()
     }
 
-    /// The set exists and deals the seats' hands (and the reserve).
-    fn check_set_and_seats(&self, players: u8) -> Result<(), RulesError> {
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+    /// The most seats the table seats: four at a line, eight at trains.
+    #[must_use]
+    pub const fn max_players(&self) -> u8 {
+        match self.table {
+            TableKind::Line => MAX_PLAYERS,
+            TableKind::Trains => MAX_TRAIN_PLAYERS,
+        }
+    }
+
+    /// The options of a train table are set only there, and a train table
+    /// is played as its rule book says: each seat for itself, one tile a
+    /// turn (draw one, then place it or pass), penalty scores over a
+    /// number of rounds, the starter by lot and then the next seat.
+    fn check_table(&self, players: u8) -> Result<(), RulesError> {
+        let refuse = |option, message: &str| Err(RulesError::new(option, message));
+        if self.table == TableKind::Line {
+            return if self.rounds != 0 {
+                refuse(
+                    RuleOption::Rounds,
+                    "rounds are played at a train table (table trains); a line game is played to a target",
+                )
+            } else if self.public_train {
+                refuse(
+                    RuleOption::PublicTrain,
+                    "the Mexican train needs a train table (table trains)",
+                )
+            } else if self.opening_chain {
+                refuse(
+                    RuleOption::OpeningChain,
+                    "an opening chain is laid on a seat's own train: it needs a train table (table trains)",
+                )
+            } else if self.double_blank_pips != 0 {
+                refuse(
+                    RuleOption::DoubleBlankPips,
+                    "0-0 counts apart only at a train table (table trains)",
+                )
+            } else if self.match_end == MatchEnd::Rounds {
+                refuse(
+                    RuleOption::MatchEnd,
+                    "a match of rounds needs a train table (table trains)",
+                )
+            } else {
+                Ok(())
+            };
+        }
+        if self.partnerships {
+            return refuse(
+                RuleOption::Partnerships,
+                "at a train table each seat plays for itself",
+            );
+        }
+        if self.layout != LayoutRule::TwoEnds {
+            return refuse(
+                RuleOption::Layout,
+                "a train table has no spinner: trains grow from the hub (set layout two_ends)",
+            );
+        }
+        if self.connect != Connect::Equal {
+            return refuse(
+                RuleOption::Connect,
+                "trains connect equal numbers (set connect equal)",
+            );
+        }
+        if self.in_play_scoring != InPlayScoring::None {
+            return refuse(
+                RuleOption::InPlayScoring,
+                "a train table has no ends total: nothing scores during play (set in_play_scoring none)",
+            );
+        }
+        if self.closing_wins {
+            return refuse(
+                RuleOption::ClosingWins,
+                "closing is a line's: a train table has no two ends to close",
+            );
+        }
+        if self.draw != DrawRule::OneThenPass || self.boneyard_reserve != 0 {
+            return refuse(
+                RuleOption::Draw,
+                "at a train table a seat that cannot place draws one tile, then places it or passes (set draw one_then_pass, boneyard_reserve 0)",
+            );
+        }
+        if self.first_lead != LeadRule::Lot {
+            return refuse(
+                RuleOption::FirstLead,
+                "at a train table the first round's starter is drawn by lot (set first_lead lot)",
+            );
+        }
+        if self.next_lead != NextLeadRule::Rotate {
+            return refuse(
+                RuleOption::NextLead,
+                "at a train table each round is started by the seat after the last round's starter (set next_lead rotate)",
+            );
+        }
+        if self.settlement != Settlement::PenaltyOwnPips {
+            return refuse(
+                RuleOption::Settlement,
+                "at a train table each seat adds the pips left in its hand (set settlement penalty_own_pips)",
+            );
+        }
+        if self.match_end != MatchEnd::Rounds || self.target != 0 {
+            return refuse(
+                RuleOption::MatchEnd,
+                "a train table plays a number of rounds, lowest score winning (set match_end rounds, target 0)",
+            );
+        }
+        if self.rounds == 0 || u16::from(self.rounds) > u16::from(self.max_pip) + 1 {
+            return Err(RulesError::new(
+                RuleOption::Rounds,
+                format!(
+                    "{} rounds: a double-{} set has hubs for 1 to {} rounds",
+                    self.rounds,
+                    self.max_pip,
+                    u16::from(self.max_pip) + 1
+                ),
+            ));
+        }
+        if self.double_blank_pips > MAX_BONUS {
+            return Err(RulesError::new(
+                RuleOption::DoubleBlankPips,
+                format!(
+                    "{}: 0-0 may count at most {MAX_BONUS}",
+                    self.double_blank_pips
+                ),
+            ));
+        }
+        if !(MIN_PLAYERS..=MAX_TRAIN_PLAYERS).contains(&players) {
             return Err(RulesError::new(
                 RuleOption::Players,
-                format!("{players} players: the engine seats {MIN_PLAYERS} to {MAX_PLAYERS}"),
+                format!(
+                    "{players} players: a train table seats {MIN_PLAYERS} to {MAX_TRAIN_PLAYERS}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The set exists and deals the seats' hands (and the reserve).
+    fn check_set_and_seats(&self, players: u8) -> Result<(), RulesError> {
+        let max = self.max_players();
+        if !(MIN_PLAYERS..=max).contains(&players) {
+            return Err(RulesError::new(
+                RuleOption::Players,
+                format!("{players} players: the engine seats {MIN_PLAYERS} to {max}"),
             ));
         }
         if !matches!(self.max_pip, 6 | 9 | 12) {
@@ -351,7 +547,8 @@ impl Rules {
                 "each seat must be dealt at least one tile",
             ));
         }
-        let tiles = self.tile_set().len();
+        // A train table's hub is taken out of the set before the deal.
+        let tiles = self.tile_set().len() - u32::from(self.table == TableKind::Trains);
         let needed =
             u32::from(self.hand_size) * u32::from(players) + u32::from(self.boneyard_reserve);
         if needed > tiles {
@@ -484,7 +681,7 @@ impl Rules {
         if penalties
             && !matches!(
                 self.match_end,
-                MatchEnd::LoseAtTarget | MatchEnd::SingleHand
+                MatchEnd::LoseAtTarget | MatchEnd::SingleHand | MatchEnd::Rounds
             )
         {
             return Err(RulesError::new(
@@ -508,7 +705,7 @@ impl Rules {
             ));
         }
         match (self.match_end, self.target) {
-            (MatchEnd::SingleHand, 0) => {}
+            (MatchEnd::SingleHand | MatchEnd::Rounds, 0) => {}
             (MatchEnd::SingleHand, _) => {
                 return Err(RulesError::new(
                     RuleOption::Target,

@@ -1,52 +1,197 @@
-//! Where a move puts its tile: the lead of an empty line or one of its
-//! ends. (The train and chicken-foot tables add their own places here: a
-//! train, an arm.)
+//! Where a move puts its tile: the lead of an empty line, one of its ends,
+//! or a train of a train table.
+//!
+//! A place is one byte (a move is four, and legal-move lists are written
+//! for every position a search visits): the line's ends are numbered as
+//! [`End`] numbers them, so that a line's place reads as its end at no
+//! cost.
 
 use std::fmt;
 
 use super::end::End;
+use super::moves::Seat;
+use super::trains::TrainId;
 
-/// Where a tile is placed.
+/// Where a tile is placed: match on [`Place::kind`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Place(Code);
+
+/// A place's byte: the four ends first, in [`End`]'s order, then the lead,
+/// then the seats' trains and the Mexican train.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Place {
+#[repr(u8)]
+enum Code {
+    Left,
+    Right,
+    Up,
+    Down,
+    Lead,
+    Train0,
+    Train1,
+    Train2,
+    Train3,
+    Train4,
+    Train5,
+    Train6,
+    Train7,
+    Mexican,
+}
+
+/// The seats' trains' codes, by seat.
+const TRAINS: [Code; 8] = [
+    Code::Train0,
+    Code::Train1,
+    Code::Train2,
+    Code::Train3,
+    Code::Train4,
+    Code::Train5,
+    Code::Train6,
+    Code::Train7,
+];
+
+/// A place, as a `match` reads it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PlaceKind {
     /// The first tile of an empty line.
     Lead,
     /// An open end of a line.
     End(End),
+    /// The open end of a train.
+    Train(TrainId),
 }
 
 impl Place {
-    /// The line's end, if the place is one (`None` for a lead).
+    /// The first tile of an empty line.
+    pub const LEAD: Place = Place(Code::Lead);
+
+    /// An open end of a line.
     #[must_use]
-    pub const fn end(self) -> Option<End> {
-        match self {
-            Place::Lead => None,
-            Place::End(end) => Some(end),
-        }
+    pub const fn at_end(end: End) -> Place {
+        Place(match end {
+            End::Left => Code::Left,
+            End::Right => Code::Right,
+            End::Up => Code::Up,
+            End::Down => Code::Down,
+        })
+    }
+
+    /// The open end of a train (a seat beyond the eighth names the
+    /// Mexican train's place; no table has such a seat).
+    #[must_use]
+    pub const fn on_train(train: TrainId) -> Place {
+        Place(match train {
+            TrainId::Seat(seat) if (seat as usize) < TRAINS.len() => TRAINS[seat as usize],
+            TrainId::Seat(_) | TrainId::Mexican => Code::Mexican,
+        })
     }
 
     /// The place of a line move: the end, or the lead for `None`.
     #[must_use]
     pub const fn on_line(end: Option<End>) -> Place {
         match end {
-            None => Place::Lead,
-            Some(end) => Place::End(end),
+            None => Place::LEAD,
+            Some(end) => Place::at_end(end),
+        }
+    }
+
+    /// The line's end, if the place is one.
+    #[must_use]
+    pub const fn end(self) -> Option<End> {
+        match self.0 {
+            Code::Left => Some(End::Left),
+            Code::Right => Some(End::Right),
+            Code::Up => Some(End::Up),
+            Code::Down => Some(End::Down),
+            _ => None,
+        }
+    }
+
+    /// The train, if the place is one.
+    #[must_use]
+    pub const fn train(self) -> Option<TrainId> {
+        match self.0 {
+            Code::Mexican => Some(TrainId::Mexican),
+            code if code as u8 >= Code::Train0 as u8 => {
+                Some(TrainId::Seat(code as u8 - Code::Train0 as u8 as Seat))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether it is the lead of an empty line.
+    #[must_use]
+    pub const fn is_lead(self) -> bool {
+        matches!(self.0, Code::Lead)
+    }
+
+    /// The place as a `match` reads it.
+    #[must_use]
+    pub const fn kind(self) -> PlaceKind {
+        match (self.end(), self.train()) {
+            (Some(end), _) => PlaceKind::End(end),
+            (None, Some(train)) => PlaceKind::Train(train),
+            (None, None) => PlaceKind::Lead,
         }
     }
 }
 
 impl From<End> for Place {
     fn from(end: End) -> Place {
-        Place::End(end)
+        Place::at_end(end)
     }
 }
 
-/// As a sentence ends: "as the lead", "on the left end".
+impl From<TrainId> for Place {
+    fn from(train: TrainId) -> Place {
+        Place::on_train(train)
+    }
+}
+
+impl fmt::Debug for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind().fmt(f)
+    }
+}
+
+/// As a sentence ends: "as the lead", "on the left end", "on seat 2's
+/// train".
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Place::Lead => f.write_str("as the lead"),
-            Place::End(end) => write!(f, "on the {end} end"),
+        match self.kind() {
+            PlaceKind::Lead => f.write_str("as the lead"),
+            PlaceKind::End(end) => write!(f, "on the {end} end"),
+            PlaceKind::Train(train) => write!(f, "on {train}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every place reads back as what made it, in one byte.
+    #[test]
+    fn places_round_trip() {
+        assert_eq!(std::mem::size_of::<Place>(), 1);
+        assert_eq!(std::mem::size_of::<Option<Place>>(), 1);
+        assert_eq!(Place::LEAD.kind(), PlaceKind::Lead);
+        assert_eq!(Place::on_line(None), Place::LEAD);
+        for end in End::ALL {
+            assert_eq!(Place::at_end(end).kind(), PlaceKind::End(end));
+            assert_eq!(Place::on_line(Some(end)).end(), Some(end));
+        }
+        for seat in 0..8 {
+            let train = TrainId::Seat(seat);
+            assert_eq!(Place::on_train(train).kind(), PlaceKind::Train(train));
+        }
+        assert_eq!(
+            Place::on_train(TrainId::Mexican).train(),
+            Some(TrainId::Mexican)
+        );
+        assert_eq!(Place::at_end(End::Up).to_string(), "on the up end");
+        assert_eq!(
+            Place::on_train(TrainId::Seat(2)).to_string(),
+            "on seat 2's train"
+        );
     }
 }

@@ -9,7 +9,7 @@ use super::connect::Connect;
 
 use super::options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
-    MatchEnd, NextLeadRule, Rules, Settlement,
+    MatchEnd, NextLeadRule, Rules, Settlement, TableKind,
 };
 
 /// Whether a preset plays 4 seats as partnerships by default. Either way a
@@ -37,10 +37,8 @@ pub struct Preset {
     pub players: RangeInclusive<u8>,
     /// Default partnership setting with 4 seats.
     partnerships: PartnershipDefault,
-    /// Tiles per hand with 2 seats.
-    hand_size_two: u8,
-    /// Tiles per hand with 3 or more seats.
-    hand_size_more: u8,
+    /// Tiles per hand with 2, 3, … 8 seats.
+    hand_sizes: [u8; 7],
     /// Target with two sides (2 players or two partnerships); 0 for
     /// single-hand games.
     target_two_sides: u32,
@@ -63,11 +61,13 @@ impl Preset {
             count_partner: self.base.count_partner && partnerships,
             ..self.base
         };
-        rules.hand_size = if players <= 2 {
-            self.hand_size_two
-        } else {
-            self.hand_size_more
-        };
+        let seats = usize::from(players.saturating_sub(2));
+        rules.hand_size = self
+            .hand_sizes
+            .get(seats)
+            .or(self.hand_sizes.last())
+            .copied()
+            .unwrap_or(0);
         rules.target = if rules.sides(players) <= 2 {
             self.target_two_sides
         } else {
@@ -101,7 +101,51 @@ const PLAIN: Rules = Rules {
     closing_wins: false,
     match_end: MatchEnd::SingleHand,
     target: 0,
+    table: TableKind::Line,
+    rounds: 0,
+    public_train: false,
+    opening_chain: false,
+    double_blank_pips: 0,
 };
+
+/// Hand sizes: `two` with two seats, `more` with three or more.
+const fn two_and_more(two: u8, more: u8) -> [u8; 7] {
+    [two, more, more, more, more, more, more]
+}
+
+/// Mexican Train: the hub and a train per seat, the Mexican train, the
+/// opening chain; double-twelve, 13 rounds, lowest score wins.
+const MEXICAN_TRAIN: Rules = Rules {
+    max_pip: 12,
+    draw: DrawRule::OneThenPass,
+    first_lead: LeadRule::Lot,
+    next_lead: NextLeadRule::Rotate,
+    settlement: Settlement::PenaltyOwnPips,
+    match_end: MatchEnd::Rounds,
+    table: TableKind::Trains,
+    rounds: 13,
+    public_train: true,
+    opening_chain: true,
+    ..PLAIN
+};
+
+/// The train games, played by the rules engine and its tests; served once
+/// the wire contract carries a train table (see
+/// docs/design/train-table.md), when they join [`PRESETS`].
+pub static TRAIN_PRESETS: &[Preset] = &[Preset {
+    id: "mexican_train",
+    title: "Mexican Train",
+    description: "A hub double and a train per seat, plus the public Mexican train: \
+                  one tile a turn on your train, the Mexican train or an open train; \
+                  doubles must be satisfied; 13 rounds, lowest score wins.",
+    source: "docs/design/train-table.md; pagat.com, \"Mexican Train\"; Wikipedia, \"Mexican Train\"",
+    players: 2..=8,
+    partnerships: PartnershipDefault::Never,
+    hand_sizes: [15, 15, 15, 12, 12, 10, 10],
+    target_two_sides: 0,
+    target_more_sides: 0,
+    base: MEXICAN_TRAIN,
+}];
 
 /// Muggins ("Viitoset"), the headline game.
 const MUGGINS: Rules = Rules {
@@ -162,8 +206,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#muggins; published as Muggins or All Fives: R. F. Foster, Foster's Complete Hoyle (1897); Wikipedia, \"Muggins\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 250,
         target_more_sides: 200,
         base: MUGGINS,
@@ -176,8 +219,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#draw; published: Wikipedia, \"Dominoes\" (the draw game); pagat.com, \"Draw Game\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 0,
         target_more_sides: 0,
         base: PLAIN,
@@ -190,8 +232,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#jarac; published as Kozel (\"goat\"): Wikipedia (ru), \"Козёл (домино)\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 7,
+        hand_sizes: two_and_more(7, 7),
         target_two_sides: 101,
         target_more_sides: 101,
         base: Rules {
@@ -211,8 +252,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#all_fives; published: Wikipedia, \"Muggins\" (All Fives, one spinner); pagat.com, \"All Fives\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 250,
         target_more_sides: 250,
         base: Rules {
@@ -230,8 +270,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#polish_muggins; published: the Polish rules of \"Domino\" (muggins in fifths)",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 61,
         target_more_sides: 61,
         base: POLISH_MUGGINS,
@@ -244,8 +283,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#threes; published: the Polish rules of \"Domino\" (the threes game)",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 61,
         target_more_sides: 61,
         base: Rules {
@@ -263,8 +301,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#polish_ordinary; published: the Polish rules of \"Domino\" (\"domino zwykłe\")",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 100,
         target_more_sides: 100,
         base: POLISH_ORDINARY,
@@ -277,8 +314,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#matador; published: Wikipedia, \"Matador (domino game)\"; pagat.com, \"Matador\"",
         players: 2..=4,
         partnerships: PartnershipDefault::Never,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 100,
         target_more_sides: 100,
         base: Rules {
@@ -295,8 +331,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#fives_and_threes; published: Wikipedia, \"Fives and threes\"; pagat.com, \"Fives and Threes\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 61,
         target_more_sides: 61,
         base: Rules {
@@ -318,8 +353,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#block; published: Wikipedia, \"Dominoes\" (the block game); pagat.com, \"Block Game\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 100,
         target_more_sides: 61,
         base: Rules {
@@ -337,8 +371,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#sniff; published: pagat.com, \"Sniff\"",
         players: 2..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 5,
+        hand_sizes: two_and_more(7, 5),
         target_two_sides: 250,
         target_more_sides: 200,
         base: Rules {
@@ -354,8 +387,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#seven_rocks; published: the partnership game of that name in domino collections, with the All Fives spinner",
         players: 4..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 7,
+        hand_sizes: two_and_more(7, 7),
         target_two_sides: 250,
         target_more_sides: 250,
         base: Rules {
@@ -379,8 +411,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#puerto_rican; published: PyPI \"dominoes\" 6.1.0 (its Game and Series); sacitc.blog, Puerto Rican dominoes",
         players: 4..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 7,
+        hand_sizes: two_and_more(7, 7),
         target_two_sides: 200,
         target_more_sides: 200,
         base: PUERTO_RICAN,
@@ -394,8 +425,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#cuban; published: pagat.com, \"Cuban Dominoes\"",
         players: 4..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 10,
-        hand_size_more: 10,
+        hand_sizes: two_and_more(10, 10),
         target_two_sides: 100,
         target_more_sides: 100,
         base: Rules {
@@ -417,8 +447,7 @@ pub static PRESETS: &[Preset] = &[
         source: "docs/rules.md#dominican; published: fichaflow.com, Dominican domino rules; dr1.com, Dominican dominoes",
         players: 4..=4,
         partnerships: PartnershipDefault::WithFourSeats,
-        hand_size_two: 7,
-        hand_size_more: 7,
+        hand_sizes: two_and_more(7, 7),
         target_two_sides: 200,
         target_more_sides: 200,
         base: Rules {

@@ -14,9 +14,11 @@
 
 use sha2::{Digest as _, Sha256};
 
+use super::deal::MAX_SEATS;
 use super::moves::{Action, Move};
-use super::options::Rules;
-use super::place::Place;
+use super::options::{Rules, TableKind};
+use super::place::{Place, PlaceKind};
+use super::trains::TrainId;
 
 /// The label the chain starts with.
 const LABEL: &[u8] = b"pips.v1 match record";
@@ -36,10 +38,13 @@ impl MatchDigest {
     pub fn start(rules: &Rules, players: u8, seed_commitment: &[u8]) -> MatchDigest {
         let mut hash = Sha256::new();
         hash.update(LABEL);
-        let (first, later) = rule_bytes(rules);
+        let (first, later, trains) = rule_bytes(rules);
         hash.update(first);
         if let Some(later) = later {
             hash.update(later);
+        }
+        if let Some(trains) = trains {
+            hash.update(trains);
         }
         hash.update([players]);
         hash.update(seed_commitment);
@@ -53,6 +58,7 @@ impl MatchDigest {
             Action::Play { tile, place } => (0, tile.index(), place_byte(place)),
             Action::Draw => (1, 0, 0),
             Action::Pass => (2, 0, 0),
+            Action::EndTurn => (3, 0, 0),
         };
         let tile = u8::try_from(tile).unwrap_or(u8::MAX);
         let end = u8::try_from(end).unwrap_or(u8::MAX);
@@ -67,9 +73,12 @@ impl MatchDigest {
 /// Where a placement went, as the digest records it: 0 for a lead, a
 /// line's end as its index + 1 (the bytes every record has always had).
 fn place_byte(place: Place) -> usize {
-    match place {
-        Place::Lead => 0,
-        Place::End(end) => end.index() + 1,
+    match place.kind() {
+        PlaceKind::Lead => 0,
+        PlaceKind::End(end) => end.index() + 1,
+        // After the line's four ends: a seat's train, then the Mexican.
+        PlaceKind::Train(TrainId::Seat(seat)) => 5 + usize::from(seat),
+        PlaceKind::Train(TrainId::Mexican) => 5 + MAX_SEATS,
     }
 }
 
@@ -77,7 +86,7 @@ fn place_byte(place: Place) -> usize {
 /// to compile here until it is added). The options added with the Latin
 /// games follow only when one of them is set, so that a record made
 /// before they existed keeps its digest.
-fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>) {
+fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>, Option<[u8; 6]>) {
     let Rules {
         max_pip,
         partnerships,
@@ -99,7 +108,24 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>) {
         closing_wins,
         match_end,
         target,
+        table,
+        rounds,
+        public_train,
+        opening_chain,
+        double_blank_pips,
     } = *rules;
+    // The train table's options follow only at a train table, so that a
+    // line game's record keeps its digest; their first byte (2) tells them
+    // from the Latin games' (1).
+    let [d0, d1] = double_blank_pips.to_le_bytes();
+    let trains = (table == TableKind::Trains).then_some([
+        2,
+        rounds,
+        u8::from(public_train),
+        u8::from(opening_chain),
+        d0,
+        d1,
+    ]);
     let [t0, t1, t2, t3] = target.to_le_bytes();
     let [c0, c1] = capicua_bonus.to_le_bytes();
     let [p0, p1] = pass_bonus.to_le_bytes();
@@ -133,7 +159,7 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>) {
         t2,
         t3,
     ];
-    (first, later)
+    (first, later, trains)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::game::{Game, MAX_HANDS};
 use super::moves::{Action, Seat};
 use super::options::{BlockedOwnPips, InPlayScoring, MatchEnd, Settlement};
 use super::scoring::{opponents_points, own_pips_penalty, r5};
+use super::tile::Tile;
 
 impl Game {
     /// Adds `points` to `side` and reports it.
@@ -119,6 +120,15 @@ impl Game {
         {
             *slot = hand.pips();
         }
+        // 0-0 left in a hand counts apart at a train table.
+        if self.rules.double_blank_pips != 0 {
+            let blank = Tile::new(0, 0);
+            for (slot, hand) in pips.iter_mut().zip(&self.hands) {
+                if hand.contains(blank) {
+                    *slot += u32::from(self.rules.double_blank_pips);
+                }
+            }
+        }
         pips
     }
 
@@ -155,7 +165,9 @@ impl Game {
     fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),
-            (None, Settlement::PenaltyOwnPips) => Some(self.side_of(self.last_placer())),
+            (None, Settlement::PenaltyOwnPips) if self.trains.is_none() => {
+                Some(self.side_of(self.last_placer()))
+            }
             (None, _) => self.fewest_pips_side(pips),
         }
     }
@@ -215,9 +227,16 @@ impl Game {
             .into_iter()
             .collect(),
             (Settlement::PenaltyOwnPips, _) => {
-                let exempt = end.seat().unwrap_or_else(|| self.last_placer());
+                // At a line the fish maker of a blocked hand adds nothing;
+                // at a train table every seat adds its own pips (the seat
+                // that went out has none).
+                let exempt = match (end.seat(), &self.trains) {
+                    (Some(seat), _) => Some(seat),
+                    (None, None) => Some(self.last_placer()),
+                    (None, Some(_)) => None,
+                };
                 (0..self.players)
-                    .filter(|&seat| seat != exempt)
+                    .filter(|&seat| Some(seat) != exempt)
                     .map(|seat| Credit {
                         side: self.side_of(seat),
                         seat: Some(seat),
@@ -304,6 +323,9 @@ impl Game {
                 .map(Outcome::Winner)
                 .or_else(|| self.sunk_side_ends_match()),
             MatchEnd::LoseAtTarget => self.some_side_at_target().map(|_| self.best_score_wins()),
+            MatchEnd::Rounds => {
+                (self.hand_number >= u32::from(self.rules.rounds)).then(|| self.best_score_wins())
+            }
         };
         if let Some(outcome) = outcome {
             self.finish(outcome, sink);

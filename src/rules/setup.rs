@@ -8,9 +8,12 @@ use super::events::Outcome;
 use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, Rules};
+use super::options::{
+    DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, RuleOption, Rules, RulesError, TableKind,
+};
 use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
+use super::train_game::TurnState;
 
 /// A state as a client sent it: nothing here has been checked. Seats are
 /// kept as the wire's `u32` so that an out-of-range seat can be reported.
@@ -151,6 +154,15 @@ impl Game {
         check_label(&setup.variant)?;
         let players = check_players(setup.players)?;
         setup.rules.validate(players)?;
+        if setup.rules.table != TableKind::Line {
+            // A setup describes a line; a train table's state is read once
+            // the wire carries one (docs/design/train-table.md, step 4).
+            return Err(RulesError::new(
+                RuleOption::Table,
+                "a state is set up at a line table; train tables are played from a new game",
+            )
+            .into());
+        }
         check_counts(&setup, players)?;
         let hands = take_census(&setup)?;
         let layout = assemble_layout(&mut setup)?;
@@ -180,6 +192,8 @@ impl Game {
             outcome: setup.outcome,
             history: setup.history,
             digest: setup.digest,
+            trains: None,
+            turn: TurnState::default(),
         };
         game.check_phase()?;
         Ok(game)

@@ -89,17 +89,25 @@ pub struct Placement {
 }
 
 /// Why a tile cannot go on a train.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum TrainFault {
     /// There is no such train at this table (a seat beyond it, or the
     /// Mexican train in Private Train).
+    #[error("there is no such train at this table")]
     NoSuchTrain,
     /// The train is another seat's, its marker down.
+    #[error("it is another seat's train and its marker is down")]
     Closed,
     /// A double is unsatisfied elsewhere: only it may be covered.
+    #[error("the double on {0} is unsatisfied, and nothing goes anywhere else until it is covered")]
     DoubleUnsatisfied(TrainId),
     /// The tile does not show the number the train's open end shows.
+    #[error("its open end shows {0}")]
     DoesNotMatch(u8),
+    /// The seat is laying its opening chain, which goes on its own train
+    /// only.
+    #[error("a seat laying its opening chain places on its own train only (or ends its turn)")]
+    OutsideChain,
 }
 
 /// The table of a train game.

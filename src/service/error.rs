@@ -228,6 +228,12 @@ fn play_reason(error: PlayError) -> ErrorReason {
         PlayError::MustPlayNotPass { .. } => ErrorReason::MustPlayNotPass,
         PlayError::MustDrawNotPass { .. } => ErrorReason::MustDrawNotPass,
         PlayError::CannotDraw(_) => ErrorReason::CannotDraw,
+        // A train table's refusals: no game the service holds has one
+        // until the contract carries train tables, which gives them
+        // reasons of their own (docs/design/train-table.md, step 4).
+        PlayError::PlaceNotAtThisTable { .. } => ErrorReason::EndRequired,
+        PlayError::Train { .. } => ErrorReason::DoesNotMatchEnd,
+        PlayError::NoTurnToEnd { .. } => ErrorReason::MustPlayNotPass,
     }
 }
 
@@ -242,7 +248,10 @@ fn play_field(error: PlayError) -> &'static str {
         PlayError::DoesNotMatchEnd { .. }
         | PlayError::EndNotOpen { .. }
         | PlayError::LeadHasNoEnd
-        | PlayError::EndRequired => "move.play.end",
+        | PlayError::EndRequired
+        | PlayError::PlaceNotAtThisTable { .. }
+        | PlayError::Train { .. } => "move.play.end",
+        PlayError::NoTurnToEnd { .. } => "move.pass",
         PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
         PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
     }

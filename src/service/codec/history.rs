@@ -33,6 +33,10 @@ pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEnt
             tile: entry.drawn.filter(|_| with_drawn).map(encode_tile),
         }),
         Action::Pass => Wire::Pass(proto::Pass {}),
+        // Only a train table's moves end a turn; no game the service holds
+        // has one until the contract carries train tables
+        // (docs/design/train-table.md, step 4).
+        Action::EndTurn => Wire::Pass(proto::Pass {}),
     };
     proto::HistoryEntry {
         seat: u32::from(entry.mv.seat),
@@ -151,6 +155,10 @@ fn pack(entry: HistoryEntry) -> [u8; 2] {
         (Action::Draw, Some(tile)) => (1, 1, index(tile)),
         (Action::Draw, None) => (1, 0, 0),
         (Action::Pass, _) => (2, 0, 0),
+        // Only a train table's moves end a turn; no game the service holds
+        // has one until the contract carries train tables
+        // (docs/design/train-table.md, step 4).
+        (Action::EndTurn, _) => (3, 0, 0),
     };
     [
         action | entry.mv.seat << SEAT_SHIFT | high << END_SHIFT,

@@ -4,7 +4,7 @@
 use crate::proto;
 use crate::rules::{
     BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
-    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
+    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement, TableKind,
 };
 
 use crate::proto::ErrorReason;
@@ -254,6 +254,13 @@ pub fn decode_rules(
             base.map(|b| b.capicua_bonus),
         )?,
         pass_bonus: bonus("pass_bonus", given.pass_bonus, base.map(|b| b.pass_bonus))?,
+        // Train tables are not on the wire yet: a state or a request
+        // names a line game.
+        table: TableKind::Line,
+        rounds: 0,
+        public_train: false,
+        opening_chain: false,
+        double_blank_pips: 0,
     })
 }
 

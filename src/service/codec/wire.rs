@@ -193,6 +193,10 @@ pub fn encode_move(mv: Move) -> proto::Move {
         }),
         Action::Draw => Wire::Draw(proto::DrawTile {}),
         Action::Pass => Wire::Pass(proto::Pass {}),
+        // Only a train table's moves end a turn; no game the service holds
+        // has one until the contract carries train tables
+        // (docs/design/train-table.md, step 4).
+        Action::EndTurn => Wire::Pass(proto::Pass {}),
     };
     proto::Move {
         seat: u32::from(mv.seat),

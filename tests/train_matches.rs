@@ -1,0 +1,191 @@
+//! Property tests over random complete matches of the train games at every
+//! seat count (2–8), with and without the Mexican train, the opening chain
+//! and a 0-0 worth 50:
+//!
+//! - tiles are conserved at every step (hands, boneyard, trains and the
+//!   round's hub: each tile of the set exactly once);
+//! - every train grows from the hub, each tile touching the last; the
+//!   unsatisfied double, if any, is a train's last tile;
+//! - every listed legal move is accepted and every other move of any seat
+//!   (each tile in hand on each train, a draw, a pass, an end of turn) is
+//!   refused;
+//! - at a round's end each seat's score grows by the pips left in its hand
+//!   (0-0 counting its own worth), and the match ends after its rounds with
+//!   the lowest score winning.
+
+use pips::rules::presets::TRAIN_PRESETS;
+use pips::rules::{Event, Game, Move, Outcome, Place, Rules, Tile, TileSet, TrainId, Trains};
+use proptest::prelude::*;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+/// No match of these games comes near this many moves.
+const MAX_MOVES: usize = 40_000;
+
+/// The Mexican Train preset's rules for `players`, varied by `variant`
+/// (bit 0: Private Train; bit 1: no opening chain; bit 2: 0-0 worth 50;
+/// bit 3: three rounds only).
+fn rules(players: u8, variant: u8) -> Rules {
+    let mut rules = TRAIN_PRESETS[0].rules(players, None);
+    rules.public_train = variant & 1 == 0;
+    rules.opening_chain = variant & 2 == 0;
+    rules.double_blank_pips = if variant & 4 != 0 { 50 } else { 0 };
+    if variant & 8 != 0 {
+        rules.rounds = 3;
+    }
+    rules
+}
+
+/// Every tile on the table, checking that each train grows from the hub.
+fn table_tiles(trains: &Trains) -> Result<Vec<Tile>, TestCaseError> {
+    let hub = trains.hub();
+    let mut tiles = vec![hub];
+    for (id, train) in trains.trains() {
+        let mut open = hub.high();
+        for placed in train.tiles() {
+            prop_assert_eq!(placed.inner, open, "{} does not connect", id);
+            open = placed.outer;
+            tiles.push(placed.tile());
+        }
+        prop_assert_eq!(train.open_end(), open);
+        if id == TrainId::Mexican {
+            prop_assert!(!train.marker(), "the Mexican train has no marker");
+        }
+    }
+    if let Some(id) = trains.unsatisfied() {
+        let last = trains.train(id).and_then(|train| train.tiles().last());
+        prop_assert!(last.is_some_and(|p| p.is_double()), "{id}: no double");
+    }
+    Ok(tiles)
+}
+
+/// Tiles in the state, each counted once.
+fn assert_tiles_conserved(game: &Game) -> Result<(), TestCaseError> {
+    let Some(trains) = game.trains() else {
+        return Err(TestCaseError::fail("no train table"));
+    };
+    let mut seen = TileSet::EMPTY;
+    let all = (0..game.players())
+        .flat_map(|seat| game.hand(seat).iter())
+        .chain(game.boneyard())
+        .chain(table_tiles(trains)?);
+    for tile in all {
+        prop_assert!(seen.insert(tile), "{tile} appears twice");
+    }
+    prop_assert_eq!(seen, game.rules().tile_set(), "a tile is missing");
+    Ok(())
+}
+
+/// Every move a seat could try: each tile it holds on each train (and on a
+/// line's end), a draw, a pass and an end of turn, for every seat.
+fn candidate_moves(game: &Game) -> Vec<Move> {
+    let mut moves = Vec::new();
+    for seat in 0..game.players() {
+        let mut places: Vec<Place> = (0..game.players())
+            .map(|owner| Place::on_train(TrainId::Seat(owner)))
+            .collect();
+        places.push(Place::on_train(TrainId::Mexican));
+        places.push(Place::LEAD);
+        for tile in game.hand(seat).iter() {
+            for &place in &places {
+                moves.push(Move::place(seat, tile, place));
+            }
+        }
+        moves.push(Move::draw(seat));
+        moves.push(Move::pass(seat));
+        moves.push(Move::end_turn(seat));
+    }
+    moves
+}
+
+/// Plays one random match to its end, checking the invariants at each
+/// step; with `exhaustive`, every candidate move of every position.
+fn play_match(players: u8, variant: u8, seed: u64, exhaustive: bool) -> Result<(), TestCaseError> {
+    let rules = rules(players, variant);
+    let (mut game, _) = Game::new("mexican_train", rules, players, seed)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x7ea1);
+    let mut rounds_ended = 0u32;
+    for _ in 0..MAX_MOVES {
+        assert_tiles_conserved(&game)?;
+        let legal = game.legal_moves();
+        if game.outcome().is_some() {
+            prop_assert!(legal.is_empty());
+            break;
+        }
+        prop_assert!(!legal.is_empty(), "the seat to act has no move");
+        for &mv in &legal {
+            prop_assert_eq!(game.check(mv), Ok(()), "{} listed but refused", mv);
+        }
+        if exhaustive {
+            for mv in candidate_moves(&game) {
+                prop_assert_eq!(
+                    game.check(mv).is_ok(),
+                    legal.contains(&mv),
+                    "{} accepted and listed disagree",
+                    mv
+                );
+            }
+        }
+        let mv = legal[choose.random_range(0..legal.len())];
+        let report = game
+            .play(mv)
+            .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+        for event in &report.events {
+            if let Event::HandEnded { pips, hands, .. } = event {
+                rounds_ended += 1;
+                // Each seat adds the pips it holds at the round's end.
+                for seat in 0..players {
+                    let hand = hands[usize::from(seat)];
+                    let expected = hand.pips()
+                        + if hand.contains(Tile::new(0, 0)) {
+                            u32::from(rules.double_blank_pips)
+                        } else {
+                            0
+                        };
+                    prop_assert_eq!(pips[usize::from(seat)], expected, "seat {} pips", seat);
+                    prop_assert_eq!(
+                        report.score_change[usize::from(seat)],
+                        i32::try_from(expected).unwrap_or(i32::MAX),
+                        "seat {} score",
+                        seat
+                    );
+                }
+            }
+        }
+    }
+    let Some(outcome) = game.outcome() else {
+        return Err(TestCaseError::fail("the match did not end"));
+    };
+    prop_assert_eq!(rounds_ended, u32::from(rules.rounds));
+    let scores = game.scores();
+    let lowest = scores.iter().copied().min().unwrap_or(0);
+    let at_lowest: Vec<u8> = (0..players)
+        .filter(|&seat| scores[usize::from(seat)] == lowest)
+        .collect();
+    match outcome {
+        Outcome::Winner(side) => prop_assert_eq!(at_lowest, vec![side]),
+        Outcome::Draw => prop_assert!(at_lowest.len() > 1),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Random matches at every seat count and variant.
+    #[test]
+    fn random_matches_keep_the_rules(players in 2u8..=8, variant in 0u8..16, seed in any::<u64>()) {
+        play_match(players, variant, seed, false)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Shorter matches, every candidate move of every position tried.
+    #[test]
+    fn only_listed_moves_are_accepted(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
+        play_match(players, variant | 8, seed, true)?;
+    }
+}
