@@ -189,3 +189,63 @@ proptest! {
         play_match(players, variant | 8, seed, true)?;
     }
 }
+
+/// What a seat knows at a train table holds for the true deal: no tile
+/// another seat holds is among those it surely does not hold (draws and
+/// passes said what it lacked, markers and the unsatisfied double
+/// included), and a sampled deal keeps everything the seat sees.
+fn knowledge_holds(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError> {
+    let rules = rules(players, variant | 8);
+    let (mut game, _) = Game::new("mexican_train", rules, players, seed)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut step = 0usize;
+    while game.outcome().is_none() && step < MAX_MOVES {
+        if step % 7 == 0 {
+            for me in 0..players {
+                let Some(view) = game.view(me) else {
+                    return Err(TestCaseError::fail("no view"));
+                };
+                let knowledge = view.knowledge();
+                for other in (0..players).filter(|&s| s != me) {
+                    let wrong = knowledge.surely_not_held(other).and(game.hand(other));
+                    prop_assert!(
+                        wrong.is_empty(),
+                        "seat {} rules out {:?}, which seat {} holds",
+                        me,
+                        wrong.iter().collect::<Vec<_>>(),
+                        other
+                    );
+                }
+                let Some(sampled) = knowledge.sample(&mut choose) else {
+                    return Err(TestCaseError::fail("no consistent deal"));
+                };
+                prop_assert_eq!(sampled.hand(me), game.hand(me));
+                prop_assert_eq!(sampled.trains(), game.trains());
+                prop_assert_eq!(sampled.boneyard_len(), game.boneyard_len());
+                for seat in 0..players {
+                    prop_assert_eq!(sampled.hand(seat).len(), game.hand(seat).len());
+                }
+                if game.to_act() == me {
+                    prop_assert_eq!(sampled.legal_moves(), game.legal_moves());
+                }
+            }
+        }
+        let legal = game.legal_moves();
+        let mv = legal[choose.random_range(0..legal.len())];
+        game.play(mv)
+            .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+        step += 1;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Knowledge and sampled deals at every seat count.
+    #[test]
+    fn knowledge_never_rules_out_the_truth(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
+        knowledge_holds(players, variant, seed)?;
+    }
+}

@@ -32,6 +32,8 @@ use super::moves::{Action, Seat};
 use super::options::NextLeadRule;
 use super::place::Place;
 use super::tile::{Tile, TileSet};
+use super::train_game::{AfterPlacement, TurnState, own_train_tiles};
+use super::trains::{TrainId, Trains};
 use super::view::View;
 
 /// Attempts [`Knowledge::sample`] makes before giving up.
@@ -93,7 +95,10 @@ impl<'a> Knowledge<'a> {
         let me = view.seat();
         let players = game.players();
         let rules = game.rules();
-        let on_table: TileSet = game.layout().tiles().collect();
+        let on_table: TileSet = match game.trains() {
+            Some(trains) => trains.tiles(),
+            None => game.layout().tiles().collect(),
+        };
         let unknown = rules.tile_set().minus(view.hand()).minus(on_table);
         let mut knowledge = Knowledge {
             view,
@@ -124,8 +129,14 @@ impl<'a> Knowledge<'a> {
                 ..
             })
         );
-        let complete = (history.is_empty() && game.layout().is_empty())
-            || (starts_at_lead && plays == game.layout().len());
+        let complete = match game.trains() {
+            // Every tile on the trains was placed in the history.
+            Some(trains) => plays == trains.len(),
+            None => {
+                (history.is_empty() && game.layout().is_empty())
+                    || (starts_at_lead && plays == game.layout().len())
+            }
+        };
         let hand_size = usize::from(rules.hand_size);
         // The dealt slots.
         for seat in (0..players).filter(|&s| s != me) {
@@ -175,11 +186,16 @@ impl<'a> Knowledge<'a> {
         let geometry = rules.geometry();
         let connect = rules.connect;
         let mut layout = Layout::with_capacity(on_table.len() as usize);
+        // At a train table, the trains as the round's moves built them.
+        let mut table = game.trains().map(Trains::at_start);
         let mut held: [Vec<usize>; MAX_SEATS] = knowledge.dealt.clone();
         // The seat's own tiles at the start: those it holds or played, but
         // not those it drew.
         let (mut own_played, mut own_drawn) = (TileSet::EMPTY, TileSet::EMPTY);
-        for entry in history {
+        // At a train table, the turn as the moves show it: whether a chain
+        // ended by itself says the seat held no tile for its own train.
+        let (mut turn, mut drew) = (TurnState::default(), false);
+        for (index, entry) in history.iter().enumerate() {
             let seat = entry.mv.seat;
             let other = seat != me && seat < players;
             match entry.mv.action {
@@ -198,20 +214,64 @@ impl<'a> Knowledge<'a> {
                         let slot = slots.remove(at);
                         knowledge.slots[slot].tile = Some(tile);
                     }
-                    layout.place(tile, place.end(), geometry);
+                    let Some(table) = &mut table else {
+                        layout.place(tile, place.end(), geometry);
+                        continue;
+                    };
+                    let train = place.train().unwrap_or(TrainId::Seat(seat));
+                    let unsatisfied = table.unsatisfied().is_some();
+                    let opens =
+                        turn.opens_chain(rules.opening_chain, drew, unsatisfied, seat, train);
+                    let placed = table.place(tile, train, seat);
+                    let after = turn.place(opens, drew, placed.double_placed);
+                    if after == AfterPlacement::CoverDouble {
+                        drew = false;
+                        continue;
+                    }
+                    let next = history.get(index + 1).map_or(game.to_act(), |e| e.mv.seat);
+                    if next == seat {
+                        continue;
+                    }
+                    if after == AfterPlacement::ChainIfOwnTile && other {
+                        // The chain ended by itself: no tile for its train.
+                        let lacked = own_train_tiles(table, seat);
+                        for &i in &held[usize::from(seat)] {
+                            knowledge.slots[i].impossible =
+                                knowledge.slots[i].impossible.or(lacked);
+                        }
+                    }
+                    turn.end(seat);
+                    drew = false;
                 }
                 // Ending a chain says nothing of what the seat holds.
-                Action::EndTurn => {}
+                Action::EndTurn => {
+                    turn.end(seat);
+                    drew = false;
+                }
                 Action::Draw | Action::Pass => {
                     if other {
-                        let fitting = End::ALL
-                            .into_iter()
-                            .filter_map(|end| layout.open_end(end))
-                            .fold(TileSet::EMPTY, |set, pips| set.or(connect.fitting(pips)));
+                        // What the seat could have placed: it held none.
+                        let fitting = match &table {
+                            Some(table) => table.fitting(seat, false),
+                            None => End::ALL
+                                .into_iter()
+                                .filter_map(|end| layout.open_end(end))
+                                .fold(TileSet::EMPTY, |set, pips| set.or(connect.fitting(pips))),
+                        };
                         for &i in &held[usize::from(seat)] {
                             knowledge.slots[i].impossible =
                                 knowledge.slots[i].impossible.or(fitting);
                         }
+                    }
+                    match entry.mv.action {
+                        Action::Pass => {
+                            if let Some(table) = &mut table {
+                                table.raise_marker(seat);
+                            }
+                            turn.end(seat);
+                            drew = false;
+                        }
+                        _ => drew = true,
                     }
                     if entry.mv.action == Action::Draw {
                         if seat == me {
@@ -387,6 +447,8 @@ impl<'a> Knowledge<'a> {
         replay.hands = start;
         replay.boneyard = order.into_iter().rev().collect();
         replay.layout = Layout::with_capacity(game.layout().len());
+        replay.trains = game.trains().map(Trains::at_start);
+        replay.turn = TurnState::default();
         replay.to_act = game.hand_leader();
         replay.required_lead = required_lead;
         replay.drew_this_turn = false;

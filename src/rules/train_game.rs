@@ -31,10 +31,69 @@ pub struct TurnState {
     pub turned: u8,
 }
 
+/// What a placement that leaves its seat tiles does to the turn, before
+/// the seat's hand is consulted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AfterPlacement {
+    /// A double was placed: the seat acts again to cover it, and may draw
+    /// once more to do so.
+    CoverDouble,
+    /// The seat's opening chain goes on if it holds a tile for its own
+    /// train (the tile came from its hand); else its turn ends.
+    ChainIfOwnTile,
+    /// The turn ends.
+    EndTurn,
+}
+
 impl TurnState {
     /// Whether `seat` has ended a turn this round.
     fn has_turned(self, seat: Seat) -> bool {
         self.turned & (1 << (seat & 7)) != 0
+    }
+
+    /// Whether `seat` placing on `train` now opens its chain: the rules
+    /// have chains, it is the seat's first turn of the round, begun (no
+    /// tile placed or drawn yet) by placing on its own train with no
+    /// double unsatisfied.
+    #[must_use]
+    pub fn opens_chain(
+        self,
+        rules_have_chains: bool,
+        drew: bool,
+        double_unsatisfied: bool,
+        seat: Seat,
+        train: TrainId,
+    ) -> bool {
+        rules_have_chains
+            && !self.placed
+            && !drew
+            && !self.has_turned(seat)
+            && !double_unsatisfied
+            && train == TrainId::Seat(seat)
+    }
+
+    /// Records a placement that left its seat tiles (`opens`: it opened the
+    /// chain; `drew`: the seat drew this turn; `double`: the tile is a
+    /// double) and says what follows.
+    pub fn place(&mut self, opens: bool, drew: bool, double: bool) -> AfterPlacement {
+        self.placed = true;
+        self.chain |= opens;
+        if double {
+            AfterPlacement::CoverDouble
+        } else if self.chain && !drew {
+            AfterPlacement::ChainIfOwnTile
+        } else {
+            AfterPlacement::EndTurn
+        }
+    }
+
+    /// Ends `seat`'s turn.
+    pub fn end(&mut self, seat: Seat) {
+        *self = TurnState {
+            chain: false,
+            placed: false,
+            turned: self.turned | (1 << (seat & 7)),
+        };
     }
 }
 
@@ -46,9 +105,7 @@ impl Game {
     #[inline(never)]
     pub(super) fn train_placeable(&self, trains: &Trains, seat: Seat, hand: TileSet) -> TileSet {
         let fitting = if self.in_open_chain(trains) {
-            trains
-                .train(TrainId::Seat(seat))
-                .map_or(TileSet::EMPTY, |train| TileSet::showing(train.open_end()))
+            own_train_tiles(trains, seat)
         } else {
             trains.fitting(seat, false)
         };
@@ -61,16 +118,15 @@ impl Game {
         self.turn.chain && trains.unsatisfied().is_none()
     }
 
-    /// Whether placing on `train` now would open `seat`'s chain: its first
-    /// turn of the round, begun by placing on its own train with no double
-    /// unsatisfied.
+    /// Whether placing on `train` now would open `seat`'s chain.
     fn opens_chain(&self, trains: &Trains, seat: Seat, train: TrainId) -> bool {
-        self.rules.opening_chain
-            && !self.turn.placed
-            && !self.drew_this_turn
-            && !self.turn.has_turned(seat)
-            && trains.unsatisfied().is_none()
-            && train == TrainId::Seat(seat)
+        self.turn.opens_chain(
+            self.rules.opening_chain,
+            self.drew_this_turn,
+            trains.unsatisfied().is_some(),
+            seat,
+            train,
+        )
     }
 
     /// The legal moves at a train table: placements in tile order, each on
@@ -179,21 +235,13 @@ impl Game {
                     self.end_hand(HandEnd::Domino(seat), false, sink);
                     return;
                 }
-                self.turn.placed = true;
-                self.turn.chain |= opens_chain;
-                if placed.double_placed {
-                    // The placer acts again to cover it, and may draw once
-                    // more to do so.
-                    self.drew_this_turn = false;
-                } else if !(self.turn.chain
-                    && !drew
-                    && holds_tile_for_own_train(&trains, seat, hand))
-                {
-                    // The chain goes on after a cover from the hand while
-                    // the seat holds a tile for its own train; a cover
-                    // made with a drawn tile, or any other placement, ends
-                    // the turn.
-                    self.end_turn(seat);
+                match self.turn.place(opens_chain, drew, placed.double_placed) {
+                    AfterPlacement::CoverDouble => self.drew_this_turn = false,
+                    AfterPlacement::ChainIfOwnTile
+                        if holds_tile_for_own_train(&trains, seat, hand) => {}
+                    AfterPlacement::ChainIfOwnTile | AfterPlacement::EndTurn => {
+                        self.end_turn(seat);
+                    }
                 }
             }
             Action::Draw => {
@@ -216,11 +264,7 @@ impl Game {
 
     /// Ends `seat`'s turn: the next seat acts.
     fn end_turn(&mut self, seat: Seat) {
-        self.turn = TurnState {
-            chain: false,
-            placed: false,
-            turned: self.turn.turned | (1 << (seat & 7)),
-        };
+        self.turn.end(seat);
         self.drew_this_turn = false;
         self.to_act = self.next_seat(seat);
     }
@@ -239,9 +283,15 @@ impl Game {
 
 /// Whether `hand` holds a tile for `seat`'s own train.
 fn holds_tile_for_own_train(trains: &Trains, seat: Seat, hand: TileSet) -> bool {
+    !hand.and(own_train_tiles(trains, seat)).is_empty()
+}
+
+/// The tiles that fit `seat`'s own train now.
+#[must_use]
+pub fn own_train_tiles(trains: &Trains, seat: Seat) -> TileSet {
     trains
         .train(TrainId::Seat(seat))
-        .is_some_and(|train| !hand.and(TileSet::showing(train.open_end())).is_empty())
+        .map_or(TileSet::EMPTY, |train| TileSet::showing(train.open_end()))
 }
 
 /// The hub of round `round` (from 1) of a double-`max_pip` set: the

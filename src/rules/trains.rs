@@ -184,6 +184,22 @@ impl Trains {
         self.trains.iter().map(|train| train.tiles.len()).sum()
     }
 
+    /// Every tile on the table, the hub included.
+    #[must_use]
+    pub fn tiles(&self) -> TileSet {
+        self.trains
+            .iter()
+            .flat_map(|train| train.tiles.iter().map(|placed| placed.tile()))
+            .chain([self.hub()])
+            .collect()
+    }
+
+    /// The same table at its round's start: the hub and empty trains.
+    #[must_use]
+    pub fn at_start(&self) -> Trains {
+        Trains::new(self.hub, self.players, self.public_train)
+    }
+
     /// Whether no tile is on any train yet.
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -12,6 +12,8 @@ use super::moves::{Move, Seat};
 use super::options::Rules;
 use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
+use super::train_game::TurnState;
+use super::trains::Trains;
 
 /// One seat's information about a game.
 #[derive(Clone, Copy, Debug)]
@@ -106,6 +108,20 @@ impl<'a> View<'a> {
     #[must_use]
     pub fn layout(&self) -> &'a Layout {
         self.game.layout()
+    }
+
+    /// The train table, at a train game: every train, its tiles and marker,
+    /// and the unsatisfied double are public.
+    #[must_use]
+    pub fn trains(&self) -> Option<&'a Trains> {
+        self.game.trains()
+    }
+
+    /// How the turn stands at a train table (public: the moves so far
+    /// show it).
+    #[must_use]
+    pub fn turn(&self) -> TurnState {
+        self.game.turn()
     }
 
     /// The ends a tile may be placed on now, with the number each shows.
