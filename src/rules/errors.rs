@@ -51,6 +51,16 @@ pub enum TilePlace {
         /// The move's position in the history, oldest first.
         index: usize,
     },
+    /// The hub of a train table.
+    Hub,
+    /// Position `index` of train `train` (by position at the table: the
+    /// seats' trains, then the Mexican), 0 next to the hub.
+    Train {
+        /// The train's position at the table.
+        train: usize,
+        /// The tile's position on it.
+        index: usize,
+    },
 }
 
 impl fmt::Display for TilePlace {
@@ -62,6 +72,134 @@ impl fmt::Display for TilePlace {
             TilePlace::Arm { end, index } => write!(f, "tile {index} of the {} arm", end.name()),
             TilePlace::Played { index } => write!(f, "the tile of history move {index}"),
             TilePlace::Drawn { index } => write!(f, "the tile drawn by history move {index}"),
+            TilePlace::Hub => write!(f, "the hub"),
+            TilePlace::Train { train, index } => write!(f, "tile {index} of train {train}"),
+        }
+    }
+}
+
+/// How a train table's state differs from what its round's moves make of
+/// the round's start.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TrainTablePart {
+    /// A train table's state has no train table (or a line's state has one,
+    /// or a train table's state has a line).
+    Missing,
+    /// The hub is not the round's, or the trains are not one a seat (and
+    /// the Mexican train where it is played).
+    Hub {
+        /// The round's hub.
+        hub: Tile,
+    },
+    /// A draw of the round's history does not name its tile.
+    DrawUnnamed {
+        /// The move's position in the history.
+        index: usize,
+    },
+    /// A move of the round's history is not legal where it was made.
+    Move {
+        /// The move's position in the history.
+        index: usize,
+        /// Why not.
+        error: PlayError,
+    },
+    /// The round (or the match) is over after this move, yet the history
+    /// goes on or the state says the match is in play.
+    RoundOver {
+        /// The move's position in the history.
+        index: usize,
+    },
+    /// The hands are not what the moves leave.
+    Hands,
+    /// The boneyard is not what the moves leave.
+    Boneyard,
+    /// Another seat is to act after the moves.
+    ToAct {
+        /// The seat the moves leave to act.
+        seat: Seat,
+    },
+    /// Whether the seat to act drew this turn is not what the moves say.
+    DrewThisTurn,
+    /// A train's tiles are not those the moves placed.
+    Tiles {
+        /// The train's position at the table.
+        index: usize,
+        /// The train.
+        train: TrainId,
+    },
+    /// A marker is not as the moves left it.
+    Marker {
+        /// The train's position at the table.
+        index: usize,
+        /// The train.
+        train: TrainId,
+        /// Whether the moves left it up.
+        up: bool,
+    },
+    /// The unsatisfied double is not the one the moves left.
+    Unsatisfied {
+        /// The train whose double the moves left unsatisfied, if any.
+        train: Option<TrainId>,
+    },
+    /// The outcome of the match is not what the moves make it.
+    Outcome,
+    /// A finished match's scores are not what its last round adds.
+    Scores,
+}
+
+impl fmt::Display for TrainTablePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainTablePart::Missing => {
+                f.write_str("a train table's state holds the trains (and no line), a line's no trains")
+            }
+            TrainTablePart::Hub { hub } => write!(
+                f,
+                "this round's hub is {hub}, with a train for every seat (and the Mexican train where it is played)"
+            ),
+            TrainTablePart::DrawUnnamed { index } => write!(
+                f,
+                "history move {index} draws without naming the tile: a train table's state names every tile drawn this round"
+            ),
+            TrainTablePart::Move { index, error } => {
+                write!(f, "history move {index} is not legal where it was made: {error}")
+            }
+            TrainTablePart::RoundOver { index } => write!(
+                f,
+                "the round is over after history move {index}, so the history or the match cannot go on"
+            ),
+            TrainTablePart::Hands => {
+                f.write_str("the hands are not what the round's moves leave from its start")
+            }
+            TrainTablePart::Boneyard => {
+                f.write_str("the boneyard is not what the round's moves leave from its start")
+            }
+            TrainTablePart::ToAct { seat } => {
+                write!(f, "the round's moves leave seat {seat} to act")
+            }
+            TrainTablePart::DrewThisTurn => {
+                f.write_str("drew_this_turn is not what the round's moves say of this turn")
+            }
+            TrainTablePart::Tiles { train, .. } => {
+                write!(f, "{train} does not hold the tiles the round's moves placed on it")
+            }
+            TrainTablePart::Marker { train, up, .. } => write!(
+                f,
+                "the round's moves leave the marker of {train} {}",
+                if *up { "up" } else { "down" }
+            ),
+            TrainTablePart::Unsatisfied { train: Some(train) } => {
+                write!(f, "the round's moves leave the double on {train} unsatisfied")
+            }
+            TrainTablePart::Unsatisfied { train: None } => {
+                f.write_str("the round's moves leave no double unsatisfied")
+            }
+            TrainTablePart::Outcome => {
+                f.write_str("the match's outcome is not what the round's moves make it")
+            }
+            TrainTablePart::Scores => f.write_str(
+                "a finished match's scores are its scores before the last round plus that round's pips",
+            ),
         }
     }
 }
@@ -229,6 +367,9 @@ pub enum SetupError {
     /// An option is out of range or the options do not fit together.
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// A train table that the round's moves do not make.
+    #[error("{0}")]
+    TrainTable(TrainTablePart),
     /// The hand number is outside the hands a match may last.
     #[error("hand {hand}: hands are numbered from 1 to {max}")]
     HandNumber {

@@ -78,6 +78,10 @@ pub struct Knowledge<'a> {
     /// Whether the history covers the whole hand (else only sizes are
     /// known, and deals are not checked by replay).
     complete: bool,
+    /// What some seats surely held: one of the slots listed held a tile of
+    /// the set (a train table's chain went on, so its seat held a tile for
+    /// its own train). A deal is sampled with each of these met first.
+    needs: Vec<(Vec<usize>, TileSet)>,
 }
 
 impl<'a> View<'a> {
@@ -108,6 +112,7 @@ impl<'a> Knowledge<'a> {
             draws: Vec::new(),
             own_start: view.hand(),
             complete: false,
+            needs: Vec::new(),
         };
         let history = game.history();
         let plays = history
@@ -230,6 +235,13 @@ impl<'a> Knowledge<'a> {
                     }
                     let next = history.get(index + 1).map_or(game.to_act(), |e| e.mv.seat);
                     if next == seat {
+                        if after == AfterPlacement::ChainIfOwnTile && other {
+                            // The chain went on: it held a tile for its train.
+                            let held_now = held[usize::from(seat)].clone();
+                            knowledge
+                                .needs
+                                .push((held_now, own_train_tiles(table, seat)));
+                        }
                         continue;
                     }
                     if after == AfterPlacement::ChainIfOwnTile && other {
@@ -326,6 +338,7 @@ impl<'a> Knowledge<'a> {
             }
         }
         self.complete = false;
+        self.needs.clear();
     }
 
     /// The tiles `seat` surely does not hold now: those every tile it holds
@@ -370,6 +383,36 @@ impl<'a> Knowledge<'a> {
         open.sort_by_key(|&i| self.unknown.minus(self.slots[i].impossible).len());
         let mut left = self.unknown;
         let mut tiles: Vec<Option<Tile>> = self.slots.iter().map(|s| s.tile).collect();
+        // What a seat surely held first: one of its slots (at random) gets
+        // a tile of the set, unless one already has one.
+        for (slots, set) in &self.needs {
+            if slots
+                .iter()
+                .any(|&i| tiles[i].is_some_and(|tile| set.contains(tile)))
+            {
+                continue;
+            }
+            // (Which slot a played tile filled is a guess, so a need may
+            // find its slots filled otherwise: the replay then decides.)
+            let free: Vec<usize> = slots
+                .iter()
+                .copied()
+                .filter(|&i| tiles[i].is_none())
+                .collect();
+            if free.is_empty() {
+                continue;
+            }
+            let i = free[rng.random_range(0..free.len())];
+            let allowed = left.and(*set).minus(self.slots[i].impossible);
+            let count = allowed.len();
+            if count == 0 {
+                continue;
+            }
+            let tile = allowed.iter().nth(rng.random_range(0..count as usize))?;
+            left.remove(tile);
+            tiles[i] = Some(tile);
+        }
+        let open: Vec<usize> = open.into_iter().filter(|&i| tiles[i].is_none()).collect();
         for &i in &open {
             let allowed = left.minus(self.slots[i].impossible);
             let count = allowed.len();

@@ -10,6 +10,7 @@
 //! - [`layout`]: the tiles on the table and their open ends.
 //! - [`train_game`]: how a turn goes at a train table: the opening
 //!   chain, a double's placer acting again, one draw a turn.
+//! - [`train_setup`]: the checked constructor's steps for a train table.
 //! - [`trains`]: the train table of Mexican Train: a hub, a train per
 //!   seat and the Mexican train, markers, the unsatisfied double.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
@@ -49,12 +50,15 @@ pub mod settle;
 pub mod setup;
 pub mod tile;
 pub mod train_game;
+pub mod train_setup;
 pub mod trains;
 pub mod view;
 
 pub use connect::Connect;
 pub use end::{ByEnd, End};
-pub use errors::{LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace};
+pub use errors::{
+    LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace, TrainTablePart,
+};
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 pub use game::{Game, HistoryEntry, Report};
 pub use hand_rng::HandRng;

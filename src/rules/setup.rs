@@ -3,17 +3,16 @@
 
 use super::deal::{MAX_SEATS, forced_lead_for, hand_key};
 use super::end::{ByEnd, End};
-use super::errors::{SeatRole, SetupError, TilePlace};
+use super::errors::{SeatRole, SetupError, TilePlace, TrainTablePart};
 use super::events::Outcome;
 use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{
-    DrawRule, LeadRule, MAX_PLAYERS, MIN_PLAYERS, RuleOption, Rules, RulesError, TableKind,
-};
+use super::options::{DrawRule, LeadRule, MIN_PLAYERS, Rules, TableKind};
 use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
 use super::train_game::TurnState;
+use super::trains::Trains;
 
 /// A state as a client sent it: nothing here has been checked. Seats are
 /// kept as the wire's `u32` so that an out-of-range seat can be reported.
@@ -62,6 +61,9 @@ pub struct Setup {
     /// The running digest of the match's moves (carried, not checked: the
     /// earlier hands it vouches for are not in the state).
     pub digest: MatchDigest,
+    /// The train table, at a train game (checked against the round's
+    /// moves; a line's state has none).
+    pub trains: Option<Trains>,
 }
 
 impl From<&Game> for Setup {
@@ -91,6 +93,7 @@ impl From<&Game> for Setup {
             outcome: game.outcome(),
             history: game.history().to_vec(),
             digest: game.digest(),
+            trains: game.trains().cloned(),
         }
     }
 }
@@ -152,19 +155,23 @@ impl Game {
     /// The first fault found, with where it lies.
     pub fn from_setup(mut setup: Setup) -> Result<Game, SetupError> {
         check_label(&setup.variant)?;
-        let players = check_players(setup.players)?;
+        let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
-        if setup.rules.table != TableKind::Line {
-            // A setup describes a line; a train table's state is read once
-            // the wire carries one (docs/design/train-table.md, step 4).
-            return Err(RulesError::new(
-                RuleOption::Table,
-                "a state is set up at a line table; train tables are played from a new game",
-            )
-            .into());
-        }
         check_counts(&setup, players)?;
+        let trains = setup.rules.table == TableKind::Trains;
+        let has_line = setup.lead.is_some()
+            || setup.spinner.is_some()
+            || arms_of(&setup).iter().any(|(_, arm)| !arm.is_empty());
+        if trains == setup.trains.is_none()
+            || (trains && (has_line || setup.required_lead.is_some()))
+        {
+            return Err(SetupError::TrainTable(TrainTablePart::Missing));
+        }
         let hands = take_census(&setup)?;
+        if trains {
+            let seats = check_seats(&setup, players)?;
+            return Game::from_train_setup(setup, players, hands, seats);
+        }
         let layout = assemble_layout(&mut setup)?;
         let (to_act, hand_leader) = check_seats(&setup, players)?;
         check_history(&setup, players, &layout)?;
@@ -262,15 +269,15 @@ fn check_label(label: &str) -> Result<(), SetupError> {
     })
 }
 
-/// The number of seats, if the engine seats that many.
-fn check_players(players: u32) -> Result<u8, SetupError> {
+/// The number of seats, if the table seats that many (`max`).
+fn check_players(players: u32, max: u8) -> Result<u8, SetupError> {
     u8::try_from(players)
         .ok()
-        .filter(|n| (MIN_PLAYERS..=MAX_PLAYERS).contains(n))
+        .filter(|n| (MIN_PLAYERS..=max).contains(n))
         .ok_or(SetupError::Players {
             players,
             min: MIN_PLAYERS,
-            max: MAX_PLAYERS,
+            max,
         })
 }
 
@@ -323,6 +330,14 @@ fn take_census(setup: &Setup) -> Result<[TileSet; MAX_SEATS], SetupError> {
     }
     if let Some(lead) = setup.lead {
         census.count(lead, || TilePlace::Lead)?;
+    }
+    if let Some(trains) = &setup.trains {
+        census.count(trains.hub(), || TilePlace::Hub)?;
+        for (train, (_, on)) in trains.trains().enumerate() {
+            for (index, placed) in on.tiles().iter().enumerate() {
+                census.count(placed.tile(), || TilePlace::Train { train, index })?;
+            }
+        }
     }
     for (end, arm) in arms_of(setup).iter() {
         for (index, placed) in arm.iter().enumerate() {

@@ -142,6 +142,37 @@ impl Trains {
         }
     }
 
+    /// A table as a state describes it, unchecked: the hub's number, each
+    /// train's tiles (outward from the hub) and marker — the seats' trains
+    /// by seat, then the Mexican train if `public_train` — and the train
+    /// whose double is unsatisfied. A train's open end is its last tile's
+    /// outer half (the hub's number while it has none). Only
+    /// [`Game::from_setup`](super::Game::from_setup), which checks the table
+    /// against the round's moves, makes a game of it.
+    #[must_use]
+    pub fn from_parts(
+        hub: u8,
+        players: u8,
+        public_train: bool,
+        trains: Vec<(Vec<Placed>, bool)>,
+        unsatisfied: Option<TrainId>,
+    ) -> Trains {
+        Trains {
+            hub,
+            trains: trains
+                .into_iter()
+                .map(|(tiles, marker)| Train {
+                    open: tiles.last().map_or(hub, |placed| placed.outer),
+                    tiles,
+                    marker,
+                })
+                .collect(),
+            players: players.min(MAX_SEATS as u8),
+            public_train,
+            unsatisfied,
+        }
+    }
+
     /// The hub double.
     #[must_use]
     pub fn hub(&self) -> Tile {

@@ -149,7 +149,8 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::WrongForcedLead { .. }
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead
-        | SetupError::Blocked => ErrorReason::InconsistentState,
+        | SetupError::Blocked
+        | SetupError::TrainTable(_) => ErrorReason::InconsistentState,
     }
 }
 
@@ -187,6 +188,8 @@ fn setup_field(error: &SetupError) -> String {
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead => "required_lead".to_owned(),
         SetupError::Blocked => "layout".to_owned(),
+        // Train tables are not on the wire yet; their fields come with it.
+        SetupError::TrainTable(_) => "trains".to_owned(),
     }
 }
 
@@ -199,6 +202,8 @@ fn tile_field(at: TilePlace) -> String {
         TilePlace::Arm { end, index } => format!("layout.{}[{index}]", end.name()),
         TilePlace::Played { index } => format!("history[{index}].play.tile"),
         TilePlace::Drawn { index } => format!("history[{index}].draw.tile"),
+        TilePlace::Hub => "trains.hub".to_owned(),
+        TilePlace::Train { train, index } => format!("trains.trains[{train}].tiles[{index}]"),
     }
 }
 

@@ -122,6 +122,8 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history: history::decode_packed(&state.history, &format!("{prefix}.history"))?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,
+        // Train tables are not on the wire yet (a state's rules are a line's).
+        trains: None,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
 }

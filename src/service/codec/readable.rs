@@ -86,6 +86,8 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history,
         digest: decode_digest(&state.match_digest, &|| field("match_digest"))?,
+        // Train tables are not on the wire yet (a state's rules are a line's).
+        trains: None,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
     let given = !layout.open_ends.is_empty();
