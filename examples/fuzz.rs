@@ -106,20 +106,37 @@ fn state_of(request: &PlayRequest) -> Option<&proto::GameState> {
     }
 }
 
+/// An arbitrary train, often out of range, or none.
+fn train_ref(rng: &mut ChaCha8Rng) -> Option<proto::TrainRef> {
+    use proto::train_ref::Owner;
+    match rng.random_range(0..4) {
+        0 => Some(proto::TrainRef {
+            owner: Some(Owner::Seat(small(rng))),
+        }),
+        1 => Some(proto::TrainRef {
+            owner: Some(Owner::Mexican(rng.random())),
+        }),
+        2 => Some(proto::TrainRef { owner: None }),
+        _ => None,
+    }
+}
+
 /// An arbitrary history entry, often out of range.
 fn history_entry(rng: &mut ChaCha8Rng) -> proto::HistoryEntry {
     use proto::history_entry::Action;
     proto::HistoryEntry {
         seat: small(rng),
-        action: match rng.random_range(0..4) {
+        action: match rng.random_range(0..5) {
             0 => Some(Action::Play(proto::PlayTile {
                 tile: Some(tile(rng)),
                 end: small(rng) as i32,
+                train: train_ref(rng),
             })),
             1 => Some(Action::Draw(proto::DrawnTile {
                 tile: rng.random::<bool>().then(|| tile(rng)),
             })),
             2 => Some(Action::Pass(proto::Pass {})),
+            3 => Some(Action::EndTurn(proto::EndTurn {})),
             _ => None,
         },
     }
@@ -232,12 +249,14 @@ fn mutate_structure(request: &mut PlayRequest, donor: &PlayRequest, rng: &mut Ch
             } else {
                 Some(proto::Move {
                     seat: small(rng),
-                    action: Some(match rng.random_range(0..3) {
+                    action: Some(match rng.random_range(0..4) {
                         0 => proto::r#move::Action::Play(proto::PlayTile {
                             tile: Some(tile(rng)),
                             end: small(rng) as i32,
+                            train: train_ref(rng),
                         }),
                         1 => proto::r#move::Action::Draw(proto::DrawTile {}),
+                        2 => proto::r#move::Action::EndTurn(proto::EndTurn {}),
                         _ => proto::r#move::Action::Pass(proto::Pass {}),
                     }),
                 })

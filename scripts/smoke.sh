@@ -47,6 +47,14 @@ grep -q 'ERROR_REASON_NOT_YOUR_TURN' transcript.txt
 jq -e '(.state == null) and (.stateToken | length > 0)' token.json > /dev/null
 jq -e '(.state == null) and (.stateToken | length > 0)' token-next.json > /dev/null
 jq -e --slurpfile readable next.json '.events == $readable[0].events' token-next.json > /dev/null
+# The Mexican Train session: a move onto the Mexican train, then a double
+# that must be satisfied (every legal move covers it) and is.
+jq -e '.state.formatVersion == 2 and (.state.trains.trains | length) == 3' train.json > /dev/null
+jq -e '[.state.trains.trains[] | select(.train.mexican)][0].tiles | length == 1' train-next.json > /dev/null
+jq -e '.state.trains.unsatisfied.mexican == true and (.toAct // 0) == (.state.history[-1].seat // 0)' train-double.json > /dev/null
+jq -e '.legalMoves | length > 0 and all(.[]; .play.train.mexican or .draw or .pass)' train-double.json > /dev/null
+jq -e '[.events[] | select(.doubleSatisfied)] | length == 1' train-covered.json > /dev/null
+jq -e '.state.trains.unsatisfied == null' train-covered.json > /dev/null
 # The curl session.
 grep -q '"muggins"' transcript.txt
 jq -e '.legalMoves | length > 0' game.http.json > /dev/null

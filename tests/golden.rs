@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use pips::rules::presets::PRESETS;
-use pips::rules::{Action, End, Game, Move};
+use pips::rules::{Action, End, Game, Move, PlaceKind, TrainId};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -19,12 +19,14 @@ const SEED: u64 = 2026;
 fn short(mv: &Move) -> String {
     match mv.action {
         Action::Play { tile, place } => {
-            let end = match place.end() {
-                None => "",
-                Some(End::Left) => "L",
-                Some(End::Right) => "R",
-                Some(End::Up) => "U",
-                Some(End::Down) => "D",
+            let end = match place.kind() {
+                PlaceKind::Lead => String::new(),
+                PlaceKind::End(End::Left) => "L".to_owned(),
+                PlaceKind::End(End::Right) => "R".to_owned(),
+                PlaceKind::End(End::Up) => "U".to_owned(),
+                PlaceKind::End(End::Down) => "D".to_owned(),
+                PlaceKind::Train(TrainId::Seat(seat)) => format!("@{seat}"),
+                PlaceKind::Train(TrainId::Mexican) => "@M".to_owned(),
             };
             format!("{}:{tile}{end}", mv.seat)
         }
@@ -71,6 +73,23 @@ fn golden_match(variant: &str, players: u8) -> String {
             .map(|p| format!("{}-{}", p.inner, p.outer))
             .collect();
         let _ = writeln!(text, "  {end:?}: {}", arm.join(" "));
+    }
+    if let Some(trains) = game.trains() {
+        let _ = writeln!(
+            text,
+            "last trains: hub {}, unsatisfied {:?}",
+            trains.hub(),
+            trains.unsatisfied()
+        );
+        for (id, train) in trains.trains() {
+            let tiles: Vec<String> = train
+                .tiles()
+                .iter()
+                .map(|p| format!("{}-{}", p.inner, p.outer))
+                .collect();
+            let marker = if train.marker() { " (marker up)" } else { "" };
+            let _ = writeln!(text, "  {id}{marker}: {}", tiles.join(" "));
+        }
     }
     for seat in 0..game.players() {
         let hand: Vec<String> = game.hand(seat).iter().map(|t| t.to_string()).collect();

@@ -106,8 +106,16 @@ fn check_finished_hands(events: &[proto::Event], players: u32) {
         let Some(proto::event::Kind::HandEnded(ended)) = &event.kind else {
             continue;
         };
-        let layout = ended.layout.as_ref().expect("the final table");
-        assert!(layout.lead.is_some(), "a hand ends with tiles down");
+        match &ended.trains {
+            Some(trains) => assert!(
+                trains.trains.iter().any(|train| !train.tiles.is_empty()),
+                "a round ends with tiles on the trains"
+            ),
+            None => {
+                let layout = ended.layout.as_ref().expect("the final table");
+                assert!(layout.lead.is_some(), "a hand ends with tiles down");
+            }
+        }
         assert_eq!(ended.hands.len(), players as usize);
         let pips: Vec<u32> = ended
             .hands
@@ -285,6 +293,7 @@ async fn errors_name_the_reason_and_the_field() {
         action: Some(Action::Play(proto::PlayTile {
             tile: Some(other_hand_tile),
             end: proto::End::Unspecified.into(),
+            train: None,
         })),
     };
     let result = client.play(play(state.clone(), stolen)).await;
@@ -475,6 +484,113 @@ async fn errors_name_the_reason_and_the_field() {
         "rules.partnerships",
     );
 
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_train_tables_refusals_name_the_train() {
+    use proto::r#move::Action;
+    use proto::train_ref::Owner;
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let update = client
+        .new_game(new_game("mexican_train", 2, 42))
+        .await
+        .expect("new game")
+        .into_inner();
+    let state = update.state.clone().expect("state");
+    assert_eq!(state.format_version, 2);
+    let to_act = update.to_act.expect("to act");
+    // Every first move names a train: the seat's own or the Mexican.
+    assert!(update.legal_moves.iter().all(|mv| match &mv.action {
+        Some(Action::Play(play)) =>
+            matches!(
+                play.train.as_ref().and_then(|t| t.owner),
+                Some(Owner::Seat(seat)) if seat == to_act
+            ) || matches!(
+                play.train.as_ref().and_then(|t| t.owner),
+                Some(Owner::Mexican(true))
+            ),
+        _ => true,
+    }));
+    let Some(Action::Play(first)) = update.legal_moves[0].action else {
+        panic!("the starter holds a 12: {:?}", update.legal_moves);
+    };
+    let on = |owner: Option<Owner>, end: proto::End| proto::Move {
+        seat: to_act,
+        action: Some(Action::Play(proto::PlayTile {
+            tile: first.tile,
+            end: end.into(),
+            train: owner.map(|owner| proto::TrainRef { owner: Some(owner) }),
+        })),
+    };
+    let play = |mv: proto::Move| proto::PlayRequest {
+        state_source: Some(state.clone().into()),
+        r#move: Some(mv),
+        ..Default::default()
+    };
+    let cases = [
+        (
+            on(Some(Owner::Seat(1 - to_act)), proto::End::Unspecified),
+            Code::FailedPrecondition,
+            "ERROR_REASON_TRAIN_CLOSED",
+            "move.play.train",
+        ),
+        (
+            on(Some(Owner::Seat(5)), proto::End::Unspecified),
+            Code::FailedPrecondition,
+            "ERROR_REASON_NO_SUCH_TRAIN",
+            "move.play.train",
+        ),
+        (
+            on(None, proto::End::Left),
+            Code::FailedPrecondition,
+            "ERROR_REASON_PLACE_NOT_AT_THIS_TABLE",
+            "move.play.train",
+        ),
+        (
+            on(Some(Owner::Seat(9)), proto::End::Unspecified),
+            Code::InvalidArgument,
+            "ERROR_REASON_SEAT_OUT_OF_RANGE",
+            "move.play.train.seat",
+        ),
+        (
+            on(Some(Owner::Mexican(true)), proto::End::Left),
+            Code::InvalidArgument,
+            "ERROR_REASON_MALFORMED_MOVE",
+            "move.play",
+        ),
+        (
+            proto::Move {
+                seat: to_act,
+                action: Some(Action::EndTurn(proto::EndTurn {})),
+            },
+            Code::FailedPrecondition,
+            "ERROR_REASON_NO_TURN_TO_END",
+            "move.end_turn",
+        ),
+    ];
+    for (mv, code, reason, field) in cases {
+        assert_refused(client.play(play(mv)).await, code, reason, field);
+    }
+    // A marker the round's moves never raised.
+    let mut raised = state.clone();
+    if let Some(trains) = raised.trains.as_mut() {
+        trains.trains[0].marker = true;
+    }
+    let result = client
+        .play(proto::PlayRequest {
+            state_source: Some(raised.into()),
+            r#move: update.legal_moves.first().cloned(),
+            ..Default::default()
+        })
+        .await;
+    assert_refused(
+        result,
+        Code::InvalidArgument,
+        "ERROR_REASON_TRAIN_TABLE_MISMATCH",
+        "state.trains.trains[0].marker",
+    );
     server.stop().await;
 }
 

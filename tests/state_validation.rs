@@ -325,6 +325,20 @@ fn history_names_the_tiles_on_the_table() {
         "history[2].play.tile",
     );
 
+    // A train table's moves have no place in a line's history: an end of
+    // turn, a tile on a train.
+    let mut setup = underway();
+    setup.history.push(HistoryEntry {
+        mv: Move::end_turn(0),
+        drawn: None,
+    });
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "history[2]");
+    let mut setup = underway();
+    if let Action::Play { place, .. } = &mut setup.history[1].mv.action {
+        *place = Place::on_train(pips::rules::TrainId::Mexican);
+    }
+    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "history[1]");
+
     // A state with no history, or part of one (a position set up by hand,
     // and the moves since), is read.
     let mut setup = underway();

@@ -13,10 +13,12 @@
 //!   (0-0 counting its own worth), and the match ends after its rounds with
 //!   the lowest score winning.
 
-use pips::rules::presets::TRAIN_PRESETS;
+use pips::proto;
+use pips::rules::presets::preset;
 use pips::rules::{
     Event, Game, Move, Outcome, Place, Placed, Rules, Setup, Tile, TileSet, TrainId, Trains,
 };
+use pips::service::codec;
 use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -28,7 +30,9 @@ const MAX_MOVES: usize = 40_000;
 /// (bit 0: Private Train; bit 1: no opening chain; bit 2: 0-0 worth 50;
 /// bit 3: three rounds only).
 fn rules(players: u8, variant: u8) -> Rules {
-    let mut rules = TRAIN_PRESETS[0].rules(players, None);
+    let mut rules = preset("mexican_train")
+        .expect("preset")
+        .rules(players, None);
     rules.public_train = variant & 1 == 0;
     rules.opening_chain = variant & 2 == 0;
     rules.double_blank_pips = if variant & 4 != 0 { 50 } else { 0 };
@@ -290,6 +294,7 @@ fn states_check(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError
         let setup = Setup::from(&game);
         let rebuilt = Game::from_setup(setup.clone());
         prop_assert_eq!(rebuilt.as_ref(), Ok(&game), "step {}", step);
+        wire_forms_round_trip(&game, step)?;
         if step % 5 == 0 && game.outcome().is_none() {
             for faulty in faults(&setup, &mut choose) {
                 prop_assert!(
@@ -307,6 +312,36 @@ fn states_check(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError
         game.play(mv)
             .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
         step += 1;
+    }
+    Ok(())
+}
+
+/// The state reads back from both of its wire forms (the readable one
+/// through its JSON too), and a marker turned in the packed form is
+/// refused naming that train's marker.
+fn wire_forms_round_trip(game: &Game, step: usize) -> Result<(), TestCaseError> {
+    let readable = codec::encode_state(game);
+    prop_assert_eq!(readable.format_version, 2);
+    let json = serde_json::to_string(&readable).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let from_json: proto::GameState =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let decoded = codec::decode_state(Some(&from_json), "state");
+    prop_assert_eq!(decoded.as_ref(), Ok(game), "step {}", step);
+    let packed = codec::encode_packed(game);
+    let unpacked = codec::decode_packed(&packed, "state_token");
+    prop_assert_eq!(unpacked.as_ref(), Ok(game), "step {}", step);
+    if game.outcome().is_none() {
+        let mut turned = packed.clone();
+        if let Some(trains) = turned.trains.as_mut() {
+            trains.markers ^= 1;
+        }
+        let error = codec::decode_packed(&turned, "state_token").expect_err("a marker turned");
+        prop_assert_eq!(error.reason, proto::ErrorReason::TrainTableMismatch);
+        prop_assert_eq!(error.field, "state_token.trains.trains[0].marker");
+    }
+    for seat in 0..game.players() {
+        let view = game.view(seat).map(codec::encode_view);
+        prop_assert!(view.is_some_and(|v| v.trains == readable.trains));
     }
     Ok(())
 }

@@ -450,6 +450,14 @@ pub enum SetupError {
         /// Sides in the game.
         sides: u8,
     },
+    /// A line's history holds a train table's move.
+    #[error(
+        "history move {index} places a tile on a train or ends a turn: a line's history has neither"
+    )]
+    TrainMoveOnLine {
+        /// The move's position in the history.
+        index: usize,
+    },
     /// The history plays one tile twice.
     #[error("history move {index}: {tile} is played twice in this hand")]
     PlayedTwice {

@@ -4,6 +4,7 @@ use super::layout::Layout;
 use super::moves::Seat;
 use super::place::Place;
 use super::tile::{Tile, TileSet};
+use super::trains::{TrainId, Trains};
 
 /// A side number (a seat, or a partnership).
 pub type Side = u8;
@@ -128,6 +129,8 @@ pub enum Event {
         /// The table as the hand finished (boxed: the other events stay
         /// small).
         layout: Box<Layout>,
+        /// The train table as the round finished, at a train table.
+        trains: Option<Box<Trains>>,
         /// The tiles each seat held as the hand finished (public now: they
         /// are turned face up).
         hands: Vec<TileSet>,
@@ -147,6 +150,32 @@ pub enum Event {
         outcome: Outcome,
         /// Final scores per side.
         scores: Vec<i32>,
+        /// Every side, best first (equal scores in side order).
+        ranking: Vec<Side>,
+    },
+    /// A seat's marker went up on its train (it passed).
+    MarkerRaised {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A seat's marker came down (it placed on its own train).
+    MarkerLowered {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A tile covered the unsatisfied double.
+    DoubleSatisfied {
+        /// Whose tile covered it.
+        seat: Seat,
+        /// The train the double lies on.
+        train: TrainId,
+        /// The double.
+        double: Tile,
+    },
+    /// A seat ended its opening chain.
+    TurnEnded {
+        /// The seat.
+        seat: Seat,
     },
 }
 

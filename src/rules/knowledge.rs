@@ -440,9 +440,22 @@ impl<'a> Knowledge<'a> {
         // (Drawing pops from the back: the next tile to draw is last.)
         sampled.boneyard = boneyard.iter().rev().copied().collect();
         sampled.reseed(rng.random());
+        // Other seats' draws name no tile, as in the view; but a train
+        // table's state names every draw of the round (its table is rebuilt
+        // from them), so there each names the tile the sample gave it.
+        let name_draws = sampled.trains.is_some();
+        let mut draws = self.draws.iter();
         for entry in &mut sampled.history {
+            let drawn = if entry.mv.action == Action::Draw {
+                draws.next()
+            } else {
+                None
+            };
             if entry.mv.seat != me {
-                entry.drawn = None;
+                entry.drawn = match drawn {
+                    Some(&Drawn::Slot(i)) if name_draws => tiles.get(i).copied().flatten(),
+                    _ => None,
+                };
             }
         }
         if self.complete && !self.replays(&tiles, &boneyard, players) {

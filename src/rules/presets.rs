@@ -129,24 +129,6 @@ const MEXICAN_TRAIN: Rules = Rules {
     ..PLAIN
 };
 
-/// The train games, played by the rules engine and its tests; served once
-/// the wire contract carries a train table (see
-/// docs/design/train-table.md), when they join [`PRESETS`].
-pub static TRAIN_PRESETS: &[Preset] = &[Preset {
-    id: "mexican_train",
-    title: "Mexican Train",
-    description: "A hub double and a train per seat, plus the public Mexican train: \
-                  one tile a turn on your train, the Mexican train or an open train; \
-                  doubles must be satisfied; 13 rounds, lowest score wins.",
-    source: "docs/design/train-table.md; pagat.com, \"Mexican Train\"; Wikipedia, \"Mexican Train\"",
-    players: 2..=8,
-    partnerships: PartnershipDefault::Never,
-    hand_sizes: [15, 15, 15, 12, 12, 10, 10],
-    target_two_sides: 0,
-    target_more_sides: 0,
-    base: MEXICAN_TRAIN,
-}];
-
 /// Muggins ("Viitoset"), the headline game.
 const MUGGINS: Rules = Rules {
     in_play_scoring: InPlayScoring::FivesFace,
@@ -455,6 +437,20 @@ pub static PRESETS: &[Preset] = &[
             pass_bonus: 25,
             ..PUERTO_RICAN
         },
+    },
+    Preset {
+        id: "mexican_train",
+        title: "Mexican Train",
+        description: "A hub double and a train per seat, plus the public Mexican train: \
+                  one tile a turn on your train, the Mexican train or an open train; \
+                  doubles must be satisfied; 13 rounds, lowest score wins.",
+        source: "docs/rules.md#mexican_train; published: pagat.com, \"Mexican Train\"; Wikipedia, \"Mexican Train\"; the Puremco and Cardinal set inserts; mexicantrain.com FAQ",
+        players: 2..=8,
+        partnerships: PartnershipDefault::Never,
+        hand_sizes: [15, 15, 15, 12, 12, 10, 10],
+        target_two_sides: 0,
+        target_more_sides: 0,
+        base: MEXICAN_TRAIN,
     },
 ];
 

@@ -7,9 +7,9 @@ use super::deal::MAX_SEATS;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::game::{Game, MAX_HANDS};
 use super::moves::{Action, Seat};
-use super::options::{BlockedOwnPips, InPlayScoring, MatchEnd, Settlement};
+use super::options::{BlockedOwnPips, InPlayScoring, MatchEnd, Rules, Settlement};
 use super::scoring::{opponents_points, own_pips_penalty, r5};
-use super::tile::Tile;
+use super::tile::{Tile, TileSet};
 
 impl Game {
     /// Adds `points` to `side` and reports it.
@@ -66,6 +66,13 @@ impl Game {
     /// The side with the best score wins (the lowest under penalty scores,
     /// else the highest); a tie for best is a draw.
     fn best_score_wins(&self) -> Outcome {
+        let keys = self.standing_keys();
+        unique_min(&keys[..usize::from(self.sides())]).map_or(Outcome::Draw, Outcome::Winner)
+    }
+
+    /// Each side's standing, the best lowest: its score under penalty
+    /// scores, else its score negated.
+    fn standing_keys(&self) -> [i64; MAX_SEATS] {
         let mut keys = [0i64; MAX_SEATS];
         let penalties = self.rules.settlement == Settlement::PenaltyOwnPips;
         for (key, side) in keys.iter_mut().zip(0..self.sides()) {
@@ -75,7 +82,15 @@ impl Game {
                 -self.score(side)
             };
         }
-        unique_min(&keys[..usize::from(self.sides())]).map_or(Outcome::Draw, Outcome::Winner)
+        keys
+    }
+
+    /// Every side, best standing first (equal standings in side order).
+    fn ranking(&self) -> Vec<Side> {
+        let keys = self.standing_keys();
+        let mut sides: Vec<Side> = (0..self.sides()).collect();
+        sides.sort_by_key(|&side| keys.get(usize::from(side)).copied().unwrap_or(i64::MAX));
+        sides
     }
 
     /// Whether the hand goes on although a side is at or past the target:
@@ -106,6 +121,7 @@ impl Game {
         sink.record(|| Event::MatchEnded {
             outcome,
             scores: self.scores().to_vec(),
+            ranking: self.ranking(),
         });
     }
 
@@ -120,13 +136,11 @@ impl Game {
         {
             *slot = hand.pips();
         }
-        // 0-0 left in a hand counts apart at a train table.
+        // (0-0 is looked for only where it counts apart, so that a line
+        // game's hand end pays one test for it.)
         if self.rules.double_blank_pips != 0 {
-            let blank = Tile::new(0, 0);
             for (slot, hand) in pips.iter_mut().zip(&self.hands) {
-                if hand.contains(blank) {
-                    *slot += u32::from(self.rules.double_blank_pips);
-                }
+                *slot += double_blank_extra(&self.rules, *hand);
             }
         }
         pips
@@ -302,6 +316,7 @@ impl Game {
                 .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
             layout: Box::new(self.layout.clone()),
+            trains: self.trains.clone().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {
@@ -336,6 +351,22 @@ impl Game {
             return;
         }
         self.start_hand(self.hand_number + 1, Some((end, winner)), sink);
+    }
+}
+
+/// The pips `hand` counts when its hand ends: the pips of its tiles, 0-0
+/// counting `double_blank_pips` (at a train table; 0 elsewhere).
+pub(super) fn pips_counted(rules: &Rules, hand: TileSet) -> u32 {
+    hand.pips() + double_blank_extra(rules, hand)
+}
+
+/// What 0-0 in `hand` adds to its pips: `double_blank_pips` (0 but at a
+/// train table).
+fn double_blank_extra(rules: &Rules, hand: TileSet) -> u32 {
+    if hand.contains(Tile::new(0, 0)) {
+        u32::from(rules.double_blank_pips)
+    } else {
+        0
     }
 }
 

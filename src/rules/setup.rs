@@ -412,6 +412,14 @@ fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), Setu
             let role = SeatRole::Mover { index };
             seat(u32::from(mover), role, players)?;
         }
+        let train_move = match entry.mv.action {
+            Action::Play { place, .. } => place.train().is_some(),
+            Action::EndTurn => true,
+            Action::Draw | Action::Pass => false,
+        };
+        if train_move {
+            return Err(SetupError::TrainMoveOnLine { index });
+        }
         let ((Action::Play { tile, .. }, _) | (Action::Draw, Some(tile))) =
             (entry.mv.action, entry.drawn)
         else {

@@ -228,6 +228,18 @@ impl Game {
                     place,
                     ends_total: 0,
                 });
+                if placed.marker_lowered {
+                    sink.record(|| Event::MarkerLowered { seat });
+                }
+                if placed.double_satisfied {
+                    // The covered double touches the tile just placed.
+                    let double = tile_touching(&trains, train);
+                    sink.record(|| Event::DoubleSatisfied {
+                        seat,
+                        train,
+                        double: Tile::new(double, double),
+                    });
+                }
                 let hand = self.hand(seat);
                 if hand.is_empty() {
                     // Going out ends the round at once, on a double too.
@@ -250,11 +262,17 @@ impl Game {
                 }
             }
             Action::Pass => {
-                trains.raise_marker(seat);
+                let raised = trains.raise_marker(seat);
                 sink.record(|| Event::Passed { seat });
+                if raised {
+                    sink.record(|| Event::MarkerRaised { seat });
+                }
                 self.end_turn(seat);
             }
-            Action::EndTurn => self.end_turn(seat),
+            Action::EndTurn => {
+                sink.record(|| Event::TurnEnded { seat });
+                self.end_turn(seat);
+            }
         }
         self.trains = Some(trains);
         if self.is_blocked() {
@@ -279,6 +297,15 @@ impl Game {
     pub(super) fn train_blocked(&self, trains: &Trains) -> bool {
         self.all_hands().and(trains.fitting(0, true)).is_empty()
     }
+}
+
+/// The number the last tile of `train` was placed on (what a tile that
+/// covered a double touches: the double's number).
+fn tile_touching(trains: &Trains, train: TrainId) -> u8 {
+    trains
+        .train(train)
+        .and_then(|train| train.tiles().last())
+        .map_or(0, |placed| placed.inner)
 }
 
 /// Whether `hand` holds a tile for `seat`'s own train.
@@ -307,7 +334,7 @@ pub fn hub_of_round(max_pip: u8, round: u32) -> Tile {
 mod tests {
     use super::*;
     use crate::rules::events::Outcome;
-    use crate::rules::presets::TRAIN_PRESETS;
+    use crate::rules::presets::preset;
     use crate::rules::tile::Tile;
 
     fn t(a: u8, b: u8) -> Tile {
@@ -328,7 +355,9 @@ mod tests {
     /// given hands and boneyard (next to draw first), `to_act` starting.
     fn round(hands: &[&[Tile]], boneyard: &[Tile], to_act: Seat) -> Game {
         let players = u8::try_from(hands.len()).unwrap_or(2);
-        let rules = TRAIN_PRESETS[0].rules(players, None);
+        let rules = preset("mexican_train")
+            .expect("preset")
+            .rules(players, None);
         let (mut game, _) = Game::new("mexican_train", rules, players, 1).expect("valid");
         game.hands = [TileSet::EMPTY; crate::rules::deal::MAX_SEATS];
         for (hand, tiles) in game.hands.iter_mut().zip(hands) {
@@ -571,7 +600,9 @@ mod tests {
         assert_eq!(hub_of_round(12, 1), t(12, 12));
         assert_eq!(hub_of_round(12, 13), t(0, 0));
         for players in 2..=8 {
-            let rules = TRAIN_PRESETS[0].rules(players, None);
+            let rules = preset("mexican_train")
+                .expect("preset")
+                .rules(players, None);
             let (game, _) = Game::new("mexican_train", rules, players, 9).expect("valid");
             let hub = game.trains().map(Trains::hub);
             assert_eq!(hub, Some(t(12, 12)));

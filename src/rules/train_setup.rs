@@ -15,6 +15,7 @@ use super::errors::{SetupError, TrainTablePart};
 use super::game::Game;
 use super::layout::Layout;
 use super::moves::{Action, Seat};
+use super::settle::pips_counted;
 use super::setup::Setup;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
@@ -86,7 +87,7 @@ impl Game {
             for (seat, score) in scores.iter_mut().enumerate().take(usize::from(players)) {
                 let held = hands.get(seat).copied().unwrap_or(TileSet::EMPTY);
                 *score = score
-                    .saturating_sub(i32::try_from(round_pips(&rules, held)).unwrap_or(i32::MAX));
+                    .saturating_sub(i32::try_from(pips_counted(&rules, held)).unwrap_or(i32::MAX));
             }
         }
         let mut boneyard: Vec<Tile> = setup.boneyard.iter().rev().copied().collect();
@@ -150,16 +151,6 @@ impl Game {
             None => Ok(game),
         }
     }
-}
-
-/// The pips a seat's `hand` adds at a round's end (0-0 at its worth).
-fn round_pips(rules: &super::options::Rules, hand: TileSet) -> u32 {
-    let blank = if hand.contains(Tile::new(0, 0)) {
-        u32::from(rules.double_blank_pips)
-    } else {
-        0
-    };
-    hand.pips() + blank
 }
 
 /// The first way `given` differs from the table the moves `built`.

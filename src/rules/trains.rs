@@ -10,10 +10,17 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
+
 use super::deal::MAX_SEATS;
 use super::layout::Placed;
 use super::moves::Seat;
-use super::tile::{Tile, TileSet};
+use super::tile::{MAX_PIP_LIMIT, Tile, TileSet};
+
+/// The most tiles a train can hold: every tile of the largest set but the
+/// hub. A train keeps them inline, so that placing a tile never allocates
+/// and a copy of the table (a bot's playout) is one allocation.
+const TRAIN_CAPACITY: usize = TileSet::full(MAX_PIP_LIMIT).len() as usize - 1;
 
 /// Which train a tile goes on.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -40,7 +47,7 @@ impl fmt::Display for TrainId {
 pub struct Train {
     /// The tiles, outward from the hub (each one's inner half touching the
     /// previous tile, the first's touching the hub).
-    tiles: Vec<Placed>,
+    tiles: ArrayVec<Placed, TRAIN_CAPACITY>,
     /// The number its open end shows: the hub's until a tile is on it.
     open: u8,
     /// Whether the owner's marker is up, so that any seat may place here
@@ -52,7 +59,7 @@ impl Train {
     /// A train with no tiles yet, showing the hub's `hub`.
     fn empty(hub: u8) -> Train {
         Train {
-            tiles: Vec::new(),
+            tiles: ArrayVec::new(),
             open: hub,
             marker: false,
         }
@@ -161,10 +168,17 @@ impl Trains {
             hub,
             trains: trains
                 .into_iter()
-                .map(|(tiles, marker)| Train {
-                    open: tiles.last().map_or(hub, |placed| placed.outer),
-                    tiles,
-                    marker,
+                .map(|(tiles, marker)| {
+                    // (A train longer than any round can make is cut to
+                    // its capacity; it then differs from the table the
+                    // round's moves build, which is how it is refused.)
+                    let tiles: ArrayVec<Placed, TRAIN_CAPACITY> =
+                        tiles.into_iter().take(TRAIN_CAPACITY).collect();
+                    Train {
+                        open: tiles.last().map_or(hub, |placed| placed.outer),
+                        tiles,
+                        marker,
+                    }
                 })
                 .collect(),
             players: players.min(MAX_SEATS as u8),
@@ -307,7 +321,11 @@ impl Trains {
             tile.high()
         };
         let outer = tile.other_half(inner);
-        train.tiles.push(Placed { inner, outer });
+        // (No legal placement finds a train full: it holds every tile of
+        // the largest set but the hub.)
+        if train.tiles.try_push(Placed { inner, outer }).is_err() {
+            return Placement::default();
+        }
         train.open = outer;
         let marker_lowered = id == TrainId::Seat(seat) && std::mem::take(&mut train.marker);
         let double_satisfied = self.unsatisfied == Some(id);

@@ -11,6 +11,8 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::proto::{ErrorReason, HttpError};
+use crate::rules::errors::TrainTablePart;
+use crate::rules::trains::TrainFault;
 use crate::rules::{
     LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TilePlace,
 };
@@ -140,6 +142,7 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::DrawNotRecordable
         | SetupError::WinnerOutOfRange { .. }
         | SetupError::PlayedTwice { .. }
+        | SetupError::TrainMoveOnLine { .. }
         | SetupError::DrawnTileElsewhere { .. }
         | SetupError::PlayedButNotOnLayout { .. }
         | SetupError::EmptyHandInPlay { .. }
@@ -149,8 +152,8 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::WrongForcedLead { .. }
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead
-        | SetupError::Blocked
-        | SetupError::TrainTable(_) => ErrorReason::InconsistentState,
+        | SetupError::Blocked => ErrorReason::InconsistentState,
+        SetupError::TrainTable(part) => train_table_reason(*part),
     }
 }
 
@@ -178,6 +181,7 @@ fn setup_field(error: &SetupError) -> String {
         },
         SetupError::WinnerOutOfRange { .. } => "result.winner".to_owned(),
         SetupError::PlayedTwice { index, .. } => format!("history[{index}].play.tile"),
+        SetupError::TrainMoveOnLine { index } => format!("history[{index}]"),
         SetupError::DrawnTileElsewhere { index, .. } => format!("history[{index}].draw.tile"),
         SetupError::PlayedButNotOnLayout { .. } => "history".to_owned(),
         SetupError::EmptyHandInPlay { seat } => format!("hands[{seat}]"),
@@ -189,7 +193,49 @@ fn setup_field(error: &SetupError) -> String {
         | SetupError::ForcedLeadAfterLead => "required_lead".to_owned(),
         SetupError::Blocked => "layout".to_owned(),
         // Train tables are not on the wire yet; their fields come with it.
-        SetupError::TrainTable(_) => "trains".to_owned(),
+        SetupError::TrainTable(part) => train_table_field(*part),
+    }
+}
+
+/// The reason a train table's state is refused for: its table, or the
+/// round around it.
+fn train_table_reason(part: TrainTablePart) -> ErrorReason {
+    match part {
+        TrainTablePart::Missing
+        | TrainTablePart::Hub { .. }
+        | TrainTablePart::Tiles { .. }
+        | TrainTablePart::Marker { .. }
+        | TrainTablePart::Unsatisfied { .. } => ErrorReason::TrainTableMismatch,
+        TrainTablePart::DrawUnnamed { .. }
+        | TrainTablePart::Move { .. }
+        | TrainTablePart::RoundOver { .. }
+        | TrainTablePart::Hands
+        | TrainTablePart::Boneyard
+        | TrainTablePart::ToAct { .. }
+        | TrainTablePart::DrewThisTurn
+        | TrainTablePart::Outcome
+        | TrainTablePart::Scores => ErrorReason::InconsistentState,
+    }
+}
+
+/// The field of a train table's state at fault.
+fn train_table_field(part: TrainTablePart) -> String {
+    match part {
+        TrainTablePart::Missing => "trains".to_owned(),
+        TrainTablePart::Hub { .. } => "trains.hub".to_owned(),
+        TrainTablePart::Tiles { index, .. } => format!("trains.trains[{index}].tiles"),
+        TrainTablePart::Marker { index, .. } => format!("trains.trains[{index}].marker"),
+        TrainTablePart::Unsatisfied { .. } => "trains.unsatisfied".to_owned(),
+        TrainTablePart::DrawUnnamed { index } => format!("history[{index}].draw.tile"),
+        TrainTablePart::Move { index, .. } | TrainTablePart::RoundOver { index } => {
+            format!("history[{index}]")
+        }
+        TrainTablePart::Hands => "hands".to_owned(),
+        TrainTablePart::Boneyard => "boneyard".to_owned(),
+        TrainTablePart::ToAct { .. } => "to_act".to_owned(),
+        TrainTablePart::DrewThisTurn => "drew_this_turn".to_owned(),
+        TrainTablePart::Outcome => "result".to_owned(),
+        TrainTablePart::Scores => "scores".to_owned(),
     }
 }
 
@@ -233,12 +279,15 @@ fn play_reason(error: PlayError) -> ErrorReason {
         PlayError::MustPlayNotPass { .. } => ErrorReason::MustPlayNotPass,
         PlayError::MustDrawNotPass { .. } => ErrorReason::MustDrawNotPass,
         PlayError::CannotDraw(_) => ErrorReason::CannotDraw,
-        // A train table's refusals: no game the service holds has one
-        // until the contract carries train tables, which gives them
-        // reasons of their own (docs/design/train-table.md, step 4).
-        PlayError::PlaceNotAtThisTable { .. } => ErrorReason::EndRequired,
-        PlayError::Train { .. } => ErrorReason::DoesNotMatchEnd,
-        PlayError::NoTurnToEnd { .. } => ErrorReason::MustPlayNotPass,
+        PlayError::PlaceNotAtThisTable { .. } => ErrorReason::PlaceNotAtThisTable,
+        PlayError::Train { fault, .. } => match fault {
+            TrainFault::NoSuchTrain => ErrorReason::NoSuchTrain,
+            TrainFault::Closed => ErrorReason::TrainClosed,
+            TrainFault::DoubleUnsatisfied(_) => ErrorReason::DoubleUnsatisfied,
+            TrainFault::DoesNotMatch(_) => ErrorReason::DoesNotMatchEnd,
+            TrainFault::OutsideChain => ErrorReason::OutsideChain,
+        },
+        PlayError::NoTurnToEnd { .. } => ErrorReason::NoTurnToEnd,
     }
 }
 
@@ -253,10 +302,9 @@ fn play_field(error: PlayError) -> &'static str {
         PlayError::DoesNotMatchEnd { .. }
         | PlayError::EndNotOpen { .. }
         | PlayError::LeadHasNoEnd
-        | PlayError::EndRequired
-        | PlayError::PlaceNotAtThisTable { .. }
-        | PlayError::Train { .. } => "move.play.end",
-        PlayError::NoTurnToEnd { .. } => "move.pass",
+        | PlayError::EndRequired => "move.play.end",
+        PlayError::PlaceNotAtThisTable { .. } | PlayError::Train { .. } => "move.play.train",
+        PlayError::NoTurnToEnd { .. } => "move.end_turn",
         PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
         PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
     }

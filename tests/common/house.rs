@@ -5,7 +5,7 @@
 use pips::rules::presets::PRESETS;
 use pips::rules::{
     BlockedOwnPips, Connect, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule,
-    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement,
+    LeadRule, MatchEnd, NextLeadRule, Rules, Settlement, TableKind,
 };
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, RngExt};
@@ -19,6 +19,9 @@ pub fn pick<T: Copy>(rng: &mut impl Rng, values: &[T]) -> T {
 /// value of its range.
 pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
     let preset = &PRESETS[rng.random_range(0..PRESETS.len())];
+    if preset.rules(2, None).table == TableKind::Trains {
+        return train_house_rules(preset.id, preset.rules(2, None), rng);
+    }
     let players = rng.random_range(2..=4u8);
     let mut rules = preset.rules(players, None);
     macro_rules! maybe {
@@ -142,4 +145,36 @@ pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
     );
     maybe!(target = rng.random_range(0..=250));
     (preset.id, rules, players)
+}
+
+/// A train table's house rules: its own options (the set, the hand, the
+/// rounds, the Mexican train, the opening chain, what 0-0 counts) varied,
+/// at 2 to 8 seats; now and then a line's option that it cannot be played
+/// with, which must be refused.
+fn train_house_rules(
+    variant: &'static str,
+    mut rules: Rules,
+    rng: &mut ChaCha8Rng,
+) -> (&'static str, Rules, u8) {
+    let players = rng.random_range(2..=8u8);
+    macro_rules! maybe {
+        ($field:ident = $value:expr) => {
+            if rng.random_bool(0.5) {
+                rules.$field = $value;
+            }
+        };
+    }
+    maybe!(max_pip = pick(rng, &[6, 9, 12]));
+    rules.hand_size = rng.random_range(1..=15);
+    maybe!(rounds = rng.random_range(0..=14));
+    maybe!(public_train = rng.random_bool(0.5));
+    maybe!(opening_chain = rng.random_bool(0.5));
+    maybe!(double_blank_pips = pick(rng, &[0, 25, 50]));
+    if rng.random_bool(0.1) {
+        rules.partnerships = true;
+    }
+    if rng.random_bool(0.1) {
+        rules.in_play_scoring = InPlayScoring::FivesFace;
+    }
+    (variant, rules, players)
 }

@@ -8,7 +8,10 @@ use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, View
 use super::history::encode_entry;
 use super::readable::encode_layout;
 use super::rules::encode_rules;
-use super::wire::{encode_move, encode_outcome, encode_phase, encode_place, encode_tile};
+use super::trains::encode_train_table;
+use super::wire::{
+    encode_end, encode_move, encode_outcome, encode_phase, encode_tile, encode_train,
+};
 
 /// Why points were scored, as its wire value.
 fn encode_reason(reason: ScoreReason) -> i32 {
@@ -54,6 +57,7 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
         pips,
         settlement,
         layout,
+        trains,
         hands,
     } = event
     else {
@@ -81,6 +85,7 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
         pips: pips.clone(),
         settlement: settlement.clone(),
         layout: Some(encode_layout(layout, geometry)),
+        trains: trains.as_deref().map(encode_train_table),
         hands: hands
             .iter()
             .map(|hand| proto::Hand {
@@ -102,8 +107,9 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         } => Kind::TilePlayed(proto::TilePlayed {
             seat: u32::from(*seat),
             tile: Some(encode_tile(*tile)),
-            end: encode_place(*place),
+            end: encode_end(place.end()),
             ends_total: *ends_total,
+            train: place.train().map(encode_train),
         }),
         Event::TileDrawn { seat, tile } => Kind::TileDrawn(proto::TileDrawn {
             seat: u32::from(*seat),
@@ -162,9 +168,32 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
             leader: u32::from(*leader),
             required_lead: required_lead.map(encode_tile),
         }),
-        Event::MatchEnded { outcome, scores } => Kind::MatchEnded(proto::MatchEnded {
+        Event::MatchEnded {
+            outcome,
+            scores,
+            ranking,
+        } => Kind::MatchEnded(proto::MatchEnded {
             result: Some(encode_outcome(*outcome)),
             scores: scores.clone(),
+            ranking: ranking.iter().copied().map(u32::from).collect(),
+        }),
+        Event::MarkerRaised { seat } => Kind::MarkerRaised(proto::MarkerRaised {
+            seat: u32::from(*seat),
+        }),
+        Event::MarkerLowered { seat } => Kind::MarkerLowered(proto::MarkerLowered {
+            seat: u32::from(*seat),
+        }),
+        Event::DoubleSatisfied {
+            seat,
+            train,
+            double,
+        } => Kind::DoubleSatisfied(proto::DoubleSatisfied {
+            seat: u32::from(*seat),
+            train: Some(encode_train(*train)),
+            double: Some(encode_tile(*double)),
+        }),
+        Event::TurnEnded { seat } => Kind::TurnEnded(proto::TurnEnded {
+            seat: u32::from(*seat),
         }),
     };
     proto::Event { kind: Some(kind) }
@@ -264,5 +293,6 @@ pub fn encode_view(view: View<'_>) -> proto::ViewResponse {
             .collect(),
         legal_moves: encode_moves(view.legal_moves()),
         match_digest: view.digest().0.to_vec(),
+        trains: view.trains().map(encode_train_table),
     }
 }

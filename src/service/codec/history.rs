@@ -1,23 +1,69 @@
 //! A hand's history in both state forms. The readable `GameState.history`
 //! (and a view's) names each move's seat and action in messages; the packed
-//! `PackedState.history` holds a move in two bytes: the action (bits 0–1:
-//! 0 play, 1 draw, 2 pass), the seat (bits 2–4) and, for a play, the end
-//! (bits 5–7) or, for a draw, whether its tile is recorded (bit 5); then
-//! the index of the tile played or drawn.
+//! `PackedState.history` holds a line's move in two bytes: the action (bits
+//! 0–1: 0 play, 1 draw, 2 pass), the seat (bits 2–4) and, for a play, the
+//! end (bits 5–7) or, for a draw, whether its tile is recorded (bit 5);
+//! then the index of the tile played or drawn. A train table's move takes
+//! three: the first as a line's (action 3 ends a turn; no end), then the
+//! train ([`train_byte`]), then the tile's index.
 
 use crate::proto::{self, ErrorReason};
-use crate::rules::{Action, HistoryEntry, Move, Seat, Tile};
+use crate::rules::deal::MAX_SEATS;
+use crate::rules::{Action, HistoryEntry, Move, Place, Seat, Tile, TrainId};
 use crate::service::error::ApiError;
 
 use super::wire::{
-    TILE_COUNT, decode_seat, decode_tile, encode_place, encode_tile, place_from_wire,
-    tile_index_error,
+    TILE_COUNT, decode_place, decode_seat, decode_tile, encode_end, encode_play, encode_tile,
+    end_from_wire, tile_index_error,
 };
 
 /// Where the seat starts in a packed move's first byte.
 const SEAT_SHIFT: u8 = 2;
 /// Where the end (or a draw's recorded bit) starts in the first byte.
 const END_SHIFT: u8 = 5;
+/// The Mexican train's packed byte (a seat's train is 1 + its seat).
+const MEXICAN_BYTE: u8 = MAX_SEATS as u8 + 1;
+
+/// How a packed history is laid out.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Packing {
+    /// A line's: two bytes a move.
+    Line,
+    /// A train table's: three bytes a move.
+    Trains,
+}
+
+impl Packing {
+    /// Bytes per move.
+    const fn width(self) -> usize {
+        match self {
+            Packing::Line => 2,
+            Packing::Trains => 3,
+        }
+    }
+}
+
+/// A train as its packed byte: 1 + its owner's seat, or 9 for the
+/// Mexican train (0 is none).
+pub(super) fn train_byte(train: TrainId) -> u8 {
+    match train {
+        TrainId::Seat(seat) => seat.saturating_add(1),
+        TrainId::Mexican => MEXICAN_BYTE,
+    }
+}
+
+/// The train a packed byte names: `Some(None)` for 0 (none), `None` for a
+/// byte that is not a train.
+// (Three cases the caller tells apart; a new enum would only rename them.)
+#[allow(clippy::option_option)]
+pub(super) fn train_from_byte(byte: u8) -> Option<Option<TrainId>> {
+    match byte {
+        0 => Some(None),
+        MEXICAN_BYTE => Some(Some(TrainId::Mexican)),
+        seat if seat < MEXICAN_BYTE => Some(Some(TrainId::Seat(seat - 1))),
+        _ => None,
+    }
+}
 
 /// One readable entry; `with_drawn`: name drawn tiles (a complete state),
 /// or not (a seat's view).
@@ -25,18 +71,12 @@ const END_SHIFT: u8 = 5;
 pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEntry {
     use proto::history_entry::Action as Wire;
     let action = match entry.mv.action {
-        Action::Play { tile, place } => Wire::Play(proto::PlayTile {
-            tile: Some(encode_tile(tile)),
-            end: encode_place(place),
-        }),
+        Action::Play { tile, place } => Wire::Play(encode_play(tile, place)),
         Action::Draw => Wire::Draw(proto::DrawnTile {
             tile: entry.drawn.filter(|_| with_drawn).map(encode_tile),
         }),
         Action::Pass => Wire::Pass(proto::Pass {}),
-        // Only a train table's moves end a turn; no game the service holds
-        // has one until the contract carries train tables
-        // (docs/design/train-table.md, step 4).
-        Action::EndTurn => Wire::Pass(proto::Pass {}),
+        Action::EndTurn => Wire::EndTurn(proto::EndTurn {}),
     };
     proto::HistoryEntry {
         seat: u32::from(entry.mv.seat),
@@ -64,13 +104,7 @@ pub(super) fn decode_entries(
                     .tile
                     .as_ref()
                     .ok_or_else(|| ApiError::missing(tile_field()))?;
-                let place = place_from_wire(play.end).ok_or_else(|| {
-                    ApiError::invalid(
-                        ErrorReason::MalformedMove,
-                        at("play.end"),
-                        format!("{} is not an End", play.end),
-                    )
-                })?;
+                let place = decode_place(play, &|| at("play"))?;
                 let tile = decode_tile(tile, &tile_field)?;
                 (Action::Play { tile, place }, None)
             }
@@ -83,11 +117,12 @@ pub(super) fn decode_entries(
                 (Action::Draw, drawn)
             }
             Some(Wire::Pass(_)) => (Action::Pass, None),
+            Some(Wire::EndTurn(_)) => (Action::EndTurn, None),
             None => {
                 return Err(ApiError::invalid(
                     ErrorReason::MalformedMove,
                     format!("{field}[{i}]"),
-                    "a history entry must set one of play, draw or pass",
+                    "a history entry must set one of play, draw, pass or end_turn",
                 ));
             }
         };
@@ -106,14 +141,17 @@ enum ByteFault {
     Tile(u8),
     /// The end is not an `End` value.
     End(u8),
-    /// A pass, or a draw without a recorded tile, names a tile or an end.
+    /// The train byte names no train (or a line's move names one).
+    Train(u8),
+    /// A move that places nothing names a tile, an end or a train.
     NamesTile,
-    /// The action is not play, draw or pass.
+    /// The action is not one this table's moves have.
     Action,
 }
 
-/// One packed move, unpacked.
-fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
+/// One packed move (its first byte, its train byte at a train table, its
+/// tile byte), unpacked.
+fn unpack(packing: Packing, first: u8, train: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
     let seat: Seat = (first >> SEAT_SHIFT) & 7;
     let high = first >> END_SHIFT;
     let tile = || {
@@ -123,9 +161,27 @@ fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
             Err(ByteFault::Tile(second))
         }
     };
+    let trains = packing == Packing::Trains;
     let (action, drawn) = match first & 3 {
+        0 if trains => {
+            let Some(Some(train)) = train_from_byte(train) else {
+                return Err(ByteFault::Train(train));
+            };
+            if high != 0 {
+                return Err(ByteFault::End(high));
+            }
+            (
+                Action::Play {
+                    tile: tile()?,
+                    place: Place::on_train(train),
+                },
+                None,
+            )
+        }
         0 => {
-            let place = place_from_wire(i32::from(high)).ok_or(ByteFault::End(high))?;
+            let place = end_from_wire(i32::from(high))
+                .map(Place::on_line)
+                .ok_or(ByteFault::End(high))?;
             (
                 Action::Play {
                     tile: tile()?,
@@ -134,10 +190,12 @@ fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
                 None,
             )
         }
+        _ if train != 0 => return Err(ByteFault::NamesTile),
         1 if high == 1 => (Action::Draw, Some(tile()?)),
-        1 | 2 if high != 0 || second != 0 => return Err(ByteFault::NamesTile),
+        1..=3 if high != 0 || second != 0 => return Err(ByteFault::NamesTile),
         1 => (Action::Draw, None),
         2 => (Action::Pass, None),
+        3 if trains => (Action::EndTurn, None),
         _ => return Err(ByteFault::Action),
     };
     Ok(HistoryEntry {
@@ -146,42 +204,55 @@ fn unpack(first: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
     })
 }
 
-/// One move as its two packed bytes.
-fn pack(entry: HistoryEntry) -> [u8; 2] {
+/// One move as its packed bytes: the first, the train's (0 for none) and
+/// the tile's.
+fn pack(entry: HistoryEntry) -> [u8; 3] {
     let index = |tile: Tile| u8::try_from(tile.index()).unwrap_or(u8::MAX);
-    let place = |place| u8::try_from(encode_place(place)).unwrap_or(0);
-    let (action, high, second) = match (entry.mv.action, entry.drawn) {
-        (Action::Play { tile, place: at }, _) => (0, place(at), index(tile)),
-        (Action::Draw, Some(tile)) => (1, 1, index(tile)),
-        (Action::Draw, None) => (1, 0, 0),
-        (Action::Pass, _) => (2, 0, 0),
-        // Only a train table's moves end a turn; no game the service holds
-        // has one until the contract carries train tables
-        // (docs/design/train-table.md, step 4).
-        (Action::EndTurn, _) => (3, 0, 0),
+    let end = |place: Place| u8::try_from(encode_end(place.end())).unwrap_or(0);
+    let (action, high, train, second) = match (entry.mv.action, entry.drawn) {
+        (Action::Play { tile, place }, _) => (
+            0,
+            end(place),
+            place.train().map_or(0, train_byte),
+            index(tile),
+        ),
+        (Action::Draw, Some(tile)) => (1, 1, 0, index(tile)),
+        (Action::Draw, None) => (1, 0, 0, 0),
+        (Action::Pass, _) => (2, 0, 0, 0),
+        (Action::EndTurn, _) => (3, 0, 0, 0),
     };
     [
         action | entry.mv.seat << SEAT_SHIFT | high << END_SHIFT,
+        train,
         second,
     ]
 }
 
-/// A packed history (two bytes per move) at `field`, unpacked.
-pub(super) fn decode_packed(bytes: &[u8], field: &str) -> Result<Vec<HistoryEntry>, ApiError> {
-    if bytes.len() % 2 != 0 {
+/// A packed history at `field` laid out as `packing` says, unpacked.
+pub(super) fn decode_packed(
+    bytes: &[u8],
+    packing: Packing,
+    field: &str,
+) -> Result<Vec<HistoryEntry>, ApiError> {
+    let width = packing.width();
+    if bytes.len() % width != 0 {
         return Err(ApiError::invalid(
             ErrorReason::InconsistentState,
             field,
-            "two bytes per move",
+            format!("{width} bytes per move"),
         ));
     }
     // Room for the move about to be played, so that it does not regrow.
-    let mut history = Vec::with_capacity(bytes.len() / 2 + 2);
-    for (i, pair) in bytes.chunks_exact(2).enumerate() {
-        let &[first, second] = pair else { continue };
-        match unpack(first, second) {
+    let mut history = Vec::with_capacity(bytes.len() / width + 2);
+    for (i, chunk) in bytes.chunks_exact(width).enumerate() {
+        let (first, train, second) = match *chunk {
+            [first, second] => (first, 0, second),
+            [first, train, second] => (first, train, second),
+            _ => continue,
+        };
+        match unpack(packing, first, train, second) {
             Ok(entry) => history.push(entry),
-            Err(fault) => return Err(byte_error(fault, [first, second], format!("{field}[{i}]"))),
+            Err(fault) => return Err(byte_error(fault, chunk, format!("{field}[{i}]"))),
         }
     }
     Ok(history)
@@ -189,7 +260,7 @@ pub(super) fn decode_packed(bytes: &[u8], field: &str) -> Result<Vec<HistoryEntr
 
 /// The refusal of the packed move `bytes` at `field`.
 #[cold]
-fn byte_error(fault: ByteFault, bytes: [u8; 2], field: String) -> ApiError {
+fn byte_error(fault: ByteFault, bytes: &[u8], field: String) -> ApiError {
     let malformed = |what: &str| {
         ApiError::invalid(
             ErrorReason::MalformedMove,
@@ -199,15 +270,24 @@ fn byte_error(fault: ByteFault, bytes: [u8; 2], field: String) -> ApiError {
     };
     match fault {
         ByteFault::Tile(index) => tile_index_error(u32::from(index), field),
-        ByteFault::End(end) => malformed(&format!("{end} is not an End")),
-        ByteFault::NamesTile => malformed("a pass names no tile and no end"),
+        ByteFault::End(end) => malformed(&format!("{end} is not an End of this table")),
+        ByteFault::Train(train) => malformed(&format!("{train} is not a train of this table")),
+        ByteFault::NamesTile => malformed("a move that places nothing names no tile and no place"),
         ByteFault::Action => malformed("unknown action"),
     }
 }
 
-/// A history as packed bytes.
-pub(super) fn encode_packed(history: &[HistoryEntry]) -> Vec<u8> {
-    history.iter().copied().flat_map(pack).collect()
+/// A history as packed bytes laid out as `packing` says.
+pub(super) fn encode_packed(history: &[HistoryEntry], packing: Packing) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(history.len() * packing.width());
+    for &entry in history {
+        let [first, train, second] = pack(entry);
+        match packing {
+            Packing::Line => bytes.extend([first, second]),
+            Packing::Trains => bytes.extend([first, train, second]),
+        }
+    }
+    bytes
 }
 
 #[cfg(test)]
@@ -226,12 +306,65 @@ mod tests {
             ([7 << 5, 0], ErrorReason::MalformedMove),     // no such end
         ];
         for (bytes, reason) in cases {
-            let error = decode_packed(&bytes, "state_token.history").expect_err("refused");
+            let error =
+                decode_packed(&bytes, Packing::Line, "state_token.history").expect_err("refused");
             assert_eq!(
                 (error.reason, error.field.as_str()),
                 (reason, "state_token.history[0]"),
                 "{bytes:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_train_tables_moves_take_three_bytes_and_name_their_train() {
+        use crate::rules::{Place, TrainId};
+        let play = |seat, tile, train| HistoryEntry {
+            mv: Move {
+                seat,
+                action: Action::Play {
+                    tile,
+                    place: Place::on_train(train),
+                },
+            },
+            drawn: None,
+        };
+        let entries = [
+            play(7, Tile::new(12, 3), TrainId::Seat(7)),
+            play(0, Tile::new(3, 3), TrainId::Mexican),
+            HistoryEntry {
+                mv: Move::draw(5),
+                drawn: Some(Tile::new(9, 0)),
+            },
+            HistoryEntry {
+                mv: Move::end_turn(2),
+                drawn: None,
+            },
+            HistoryEntry {
+                mv: Move::pass(6),
+                drawn: None,
+            },
+        ];
+        let packed = encode_packed(&entries, Packing::Trains);
+        assert_eq!(packed.len(), 3 * entries.len());
+        assert_eq!(&packed[3..6], &[0, MEXICAN_BYTE, 9]); // 3-3 is tile 9
+        assert_eq!(
+            decode_packed(&packed, Packing::Trains, "h"),
+            Ok(entries.to_vec())
+        );
+        let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
+        assert_eq!(decode_entries(&readable, "h"), Ok(entries.to_vec()));
+        // A play names a train (1 + seat up to 8, 9 the Mexican), never an
+        // end; other moves name nothing; a line has no end of turn.
+        for (bytes, packing) in [
+            (&[0u8, 0, 5][..], Packing::Trains),
+            (&[0, 10, 5], Packing::Trains),
+            (&[1 << 5, 1, 5], Packing::Trains),
+            (&[2, 1, 0], Packing::Trains),
+            (&[3, 0, 0, 0], Packing::Trains),
+            (&[3, 0], Packing::Line),
+        ] {
+            assert!(decode_packed(bytes, packing, "h").is_err(), "{bytes:?}");
         }
     }
 
@@ -259,8 +392,11 @@ mod tests {
                 drawn: None,
             },
         ];
-        let packed = encode_packed(&entries);
-        assert_eq!(decode_packed(&packed, "h"), Ok(entries.to_vec()));
+        let packed = encode_packed(&entries, Packing::Line);
+        assert_eq!(
+            decode_packed(&packed, Packing::Line, "h"),
+            Ok(entries.to_vec())
+        );
         let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
         assert_eq!(decode_entries(&readable, "h"), Ok(entries.to_vec()));
         let public = encode_entry(&entries[2], false);

@@ -8,6 +8,7 @@
 //! - [`history`]: a hand's history in both state forms (readable entries,
 //!   two bytes per move).
 //! - [`readable`]: the readable state (`GameState`) and its layout.
+//! - [`trains`]: a train table in both state forms.
 //! - [`packed`]: the packed state (`PackedState`, the contents of tokens).
 //! - [`rules`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
 //! - [`answers`]: events, what an answer says of the game after a move,
@@ -18,31 +19,75 @@ pub mod history;
 pub mod packed;
 pub mod readable;
 pub mod rules;
+pub mod trains;
 pub mod wire;
 
 use crate::proto::ErrorReason;
+use crate::rules::TableKind;
 use crate::service::error::ApiError;
 
 pub use answers::{Outlook, encode_events, encode_legal_moves, encode_outlook, encode_view};
 pub use packed::{decode_packed, encode_packed};
 pub use readable::{decode_state, encode_layout, encode_state};
 pub use rules::{decode_rules, encode_rules};
+pub use trains::encode_train_table;
 pub use wire::{decode_move, decode_seat, decode_tile, encode_move, encode_tile};
 
-/// The state format this server reads and writes (both forms).
-pub const FORMAT_VERSION: u32 = 1;
+/// The state format of a line game (both forms): unchanged since the
+/// first, so that a line game's states and tokens read on every server.
+pub const LINE_FORMAT: u32 = 1;
+/// The state format of a train table (both forms): a server that reads
+/// only [`LINE_FORMAT`] refuses it rather than misreading it.
+pub const TRAINS_FORMAT: u32 = 2;
 
-/// Fails unless a state at `prefix` is written in the format this server
+/// The format a state of `table` is written in.
+#[must_use]
+pub const fn format_version(table: TableKind) -> u32 {
+    match table {
+        TableKind::Line => LINE_FORMAT,
+        TableKind::Trains => TRAINS_FORMAT,
+    }
+}
+
+/// Fails unless a state at `prefix` is written in a format this server
 /// reads.
 fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
-    if version == FORMAT_VERSION {
+    if version == LINE_FORMAT || version == TRAINS_FORMAT {
         return Ok(());
     }
     Err(ApiError::invalid(
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
         format!(
-            "format version {version} is not read by this server, which reads {FORMAT_VERSION}"
+            "format version {version} is not read by this server, which reads {LINE_FORMAT} (a line) and {TRAINS_FORMAT} (a train table)"
+        ),
+    ))
+}
+
+/// The rules of a state at `prefix` written in format `version`: a
+/// format this server reads, and the one of the rules' table.
+fn decode_versioned_rules(
+    version: u32,
+    rules: Option<&crate::proto::Rules>,
+    prefix: &str,
+) -> Result<crate::rules::Rules, ApiError> {
+    check_format_version(version, prefix)?;
+    let rules = rules::decode_state_rules(rules, prefix)?;
+    check_format_of(version, rules.table, prefix)?;
+    Ok(rules)
+}
+
+/// Fails unless a state at `prefix` of `table` is written in its format.
+fn check_format_of(version: u32, table: TableKind, prefix: &str) -> Result<(), ApiError> {
+    let expected = format_version(table);
+    if version == expected {
+        return Ok(());
+    }
+    Err(ApiError::invalid(
+        ErrorReason::UnsupportedFormatVersion,
+        format!("{prefix}.format_version"),
+        format!(
+            "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, a train table's {TRAINS_FORMAT}"
         ),
     ))
 }

@@ -8,16 +8,17 @@
 //! values; every rule of consistency is checked by [`Game::from_setup`].
 
 use crate::proto;
-use crate::rules::{End, Game, Placed, Setup, Tile};
+use crate::rules::{End, Game, Placed, Setup, TableKind, Tile};
 use crate::service::error::ApiError;
 
-use super::history;
-use super::rules::{decode_state_rules, encode_rules};
+use super::history::{self, Packing};
+use super::rules::encode_rules;
+use super::trains::{decode_packed_trains, encode_packed_trains};
 use super::wire::{
     TILE_COUNT, decode_digest, decode_outcome, decode_spinner, decode_tile_index, encode_outcome,
     encode_phase, encode_spinner, tile_index_error,
 };
-use super::{FORMAT_VERSION, check_format_version};
+use super::{decode_versioned_rules, format_version};
 
 /// A tile's byte: its index (at most 90, so it always fits).
 fn tile_byte(tile: Tile) -> u8 {
@@ -94,10 +95,18 @@ fn decode_optional_tile(
 /// readable state.
 pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, ApiError> {
     let field = |name: &'static str| move || format!("{prefix}.{name}");
-    check_format_version(state.format_version, prefix)?;
+    let rules = decode_versioned_rules(state.format_version, state.rules.as_ref(), prefix)?;
+    let trains = decode_packed_trains(
+        state.trains.as_ref(),
+        state.players,
+        rules.public_train,
+        prefix,
+        decode_arm,
+    )?;
+    let table = rules.table;
     let setup = Setup {
         variant: state.variant.clone(),
-        rules: decode_state_rules(state.rules.as_ref(), prefix)?,
+        rules,
         players: state.players,
         seed: state.seed,
         hand_number: state.hand_number,
@@ -120,21 +129,38 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         required_lead: decode_optional_tile(state.required_lead, &field("required_lead"))?,
         drew_this_turn: state.drew_this_turn,
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
-        history: history::decode_packed(&state.history, &format!("{prefix}.history"))?,
+        history: history::decode_packed(
+            &state.history,
+            packing(table),
+            &format!("{prefix}.history"),
+        )?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,
-        // Train tables are not on the wire yet (a state's rules are a line's).
-        trains: None,
+        trains,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
+}
+
+/// How a state of `table` packs its history.
+const fn packing(table: TableKind) -> Packing {
+    match table {
+        TableKind::Line => Packing::Line,
+        TableKind::Trains => Packing::Trains,
+    }
+}
+
+/// Placed tiles, one byte each.
+fn encode_arm(arm: &[Placed]) -> Vec<u8> {
+    arm.iter().copied().map(placed_byte).collect()
 }
 
 /// The complete state, packed.
 #[must_use]
 pub fn encode_packed(game: &Game) -> proto::PackedState {
     let layout = game.layout();
-    let arm = |end| layout.arm(end).iter().copied().map(placed_byte).collect();
+    let arm = |end| encode_arm(layout.arm(end));
+    let table = game.rules().table;
     proto::PackedState {
-        format_version: FORMAT_VERSION,
+        format_version: format_version(table),
         variant: game.variant().to_owned(),
         rules: Some(encode_rules(game.rules())),
         players: u32::from(game.players()),
@@ -156,9 +182,12 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         required_lead: game.required_lead().map(Tile::index),
         phase: encode_phase(game.outcome()),
         result: game.outcome().map(encode_outcome),
-        history: history::encode_packed(game.history()),
+        history: history::encode_packed(game.history(), packing(table)),
         drew_this_turn: game.drew_this_turn(),
         match_digest: game.digest().0.to_vec(),
+        trains: game
+            .trains()
+            .map(|trains| encode_packed_trains(trains, encode_arm)),
     }
 }
 

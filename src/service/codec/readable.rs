@@ -7,15 +7,16 @@ use crate::rules::{End, Game, Geometry, Layout, Placed, Setup};
 use crate::service::error::ApiError;
 
 use super::history;
-use super::rules::{decode_state_rules, encode_rules};
+use super::rules::encode_rules;
+use super::trains::{decode_train_table, encode_train_table};
 use super::wire::{
     decode_digest, decode_half, decode_optional_tile, decode_outcome, decode_spinner, decode_tile,
     encode_end, encode_outcome, encode_phase, encode_spinner, encode_tile,
 };
-use super::{FORMAT_VERSION, check_format_version};
+use super::{decode_versioned_rules, format_version};
 
-/// An arm of placed tiles at `field`.
-fn decode_arm(
+/// An arm (or a train) of placed tiles at `field`.
+pub(super) fn decode_arm(
     arm: &[proto::PlacedTile],
     field: &impl Fn() -> String,
 ) -> Result<Vec<Placed>, ApiError> {
@@ -39,8 +40,13 @@ fn decode_arm(
 pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Game, ApiError> {
     let state = state.ok_or_else(|| ApiError::missing(prefix))?;
     let field = |name: &str| format!("{prefix}.{name}");
-    check_format_version(state.format_version, prefix)?;
-    let rules = decode_state_rules(state.rules.as_ref(), prefix)?;
+    let rules = decode_versioned_rules(state.format_version, state.rules.as_ref(), prefix)?;
+    let trains = decode_train_table(
+        state.trains.as_ref(),
+        state.players,
+        rules.public_train,
+        prefix,
+    )?;
     let hands = state
         .hands
         .iter()
@@ -86,8 +92,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history,
         digest: decode_digest(&state.match_digest, &|| field("match_digest"))?,
-        // Train tables are not on the wire yet (a state's rules are a line's).
-        trains: None,
+        trains,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
     let given = !layout.open_ends.is_empty();
@@ -108,16 +113,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
 /// The layout with its derived open ends and ends total under `geometry`.
 #[must_use]
 pub fn encode_layout(layout: &Layout, geometry: Geometry) -> proto::Layout {
-    let arm = |end| {
-        layout
-            .arm(end)
-            .iter()
-            .map(|p| proto::PlacedTile {
-                inner: u32::from(p.inner),
-                outer: u32::from(p.outer),
-            })
-            .collect()
-    };
+    let arm = |end| encode_arm(layout.arm(end));
     proto::Layout {
         lead: layout.lead().map(encode_tile),
         left: arm(End::Left),
@@ -128,6 +124,16 @@ pub fn encode_layout(layout: &Layout, geometry: Geometry) -> proto::Layout {
         open_ends: encode_open_ends(layout, geometry),
         ends_total: layout.ends_total(geometry),
     }
+}
+
+/// An arm (or a train) of placed tiles.
+pub(super) fn encode_arm(arm: &[Placed]) -> Vec<proto::PlacedTile> {
+    arm.iter()
+        .map(|p| proto::PlacedTile {
+            inner: u32::from(p.inner),
+            outer: u32::from(p.outer),
+        })
+        .collect()
 }
 
 /// The open ends as the server writes them (and checks them on input).
@@ -149,7 +155,7 @@ fn encode_open_ends(layout: &Layout, geometry: Geometry) -> Vec<proto::OpenEnd> 
 #[must_use]
 pub fn encode_state(game: &Game) -> proto::GameState {
     proto::GameState {
-        format_version: FORMAT_VERSION,
+        format_version: format_version(game.rules().table),
         variant: game.variant().to_owned(),
         rules: Some(encode_rules(game.rules())),
         players: u32::from(game.players()),
@@ -177,6 +183,7 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         sealed_seed: Vec::new(),
         tag: Vec::new(),
         match_digest: game.digest().0.to_vec(),
+        trains: game.trains().map(encode_train_table),
     }
 }
 
@@ -199,6 +206,23 @@ mod tests {
             assert_eq!(state.history.len(), game.history().len());
             let decoded = decode_state(Some(&state), "state").expect("valid");
             assert_eq!(decoded, game, "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn a_state_is_written_in_its_tables_format() {
+        for (variant, version) in [("muggins", 1), ("mexican_train", 2)] {
+            let preset = crate::rules::presets::preset(variant).expect("preset");
+            let (game, _) = Game::new(variant, preset.rules(2, None), 2, 5).expect("valid");
+            let mut state = encode_state(&game);
+            assert_eq!(state.format_version, version);
+            assert_eq!(state.trains.is_some(), version == 2);
+            for wrong in [3 - version, 7] {
+                state.format_version = wrong;
+                let error = decode_state(Some(&state), "state").expect_err("wrong format");
+                assert_eq!(error.reason, ErrorReason::UnsupportedFormatVersion);
+                assert_eq!(error.field, "state.format_version");
+            }
         }
     }
 }

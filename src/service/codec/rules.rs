@@ -67,6 +67,12 @@ const MATCH_END: &[(MatchEnd, proto::MatchEnd)] = &[
     (MatchEnd::ExactTarget, proto::MatchEnd::ExactTarget),
     (MatchEnd::LoseAtTarget, proto::MatchEnd::LoseAtTarget),
     (MatchEnd::SingleHand, proto::MatchEnd::SingleHand),
+    (MatchEnd::Rounds, proto::MatchEnd::Rounds),
+];
+
+const TABLE: &[(TableKind, proto::TableKind)] = &[
+    (TableKind::Line, proto::TableKind::Line),
+    (TableKind::Trains, proto::TableKind::Trains),
 ];
 
 const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
@@ -137,9 +143,12 @@ fn unwire<R: Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: i32) -> Option<
         .map(|&(r, _)| r)
 }
 
-/// Every option set, for a state or `ListVariants`.
+/// Every option that applies set, for a state or `ListVariants`: the
+/// train-table options only at a train table, so that a line game's
+/// states (and tokens) read as they did before train tables.
 #[must_use]
 pub fn encode_rules(rules: &Rules) -> proto::Rules {
+    let trains = rules.table == TableKind::Trains;
     proto::Rules {
         max_pip: Some(u32::from(rules.max_pip)),
         partnerships: Some(rules.partnerships),
@@ -161,14 +170,21 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
         count_partner: Some(rules.count_partner),
         capicua_bonus: Some(u32::from(rules.capicua_bonus)),
         pass_bonus: Some(u32::from(rules.pass_bonus)),
+        table: trains.then_some(wire(TABLE, rules.table)),
+        rounds: trains.then_some(u32::from(rules.rounds)),
+        public_train: trains.then_some(rules.public_train),
+        opening_chain: trains.then_some(rules.opening_chain),
+        double_blank_pips: trains.then_some(u32::from(rules.double_blank_pips)),
     }
 }
 
 /// Reads `given` (the message at `prefix` in the request). Each option set
 /// there wins; each absent one comes from `base`, and with no `base` (a
 /// state's rules) every option is required but those added with the Latin
-/// games (`count_partner`, `capicua_bonus`, `pass_bonus`), which are off
-/// when absent so that a state made before them still reads.
+/// games (`count_partner`, `capicua_bonus`, `pass_bonus`) and the train
+/// tables' (`table` a line, `rounds`, `public_train`, `opening_chain`,
+/// `double_blank_pips`), which are off when absent so that a state made
+/// before them (or a line's) still reads.
 ///
 /// # Errors
 /// `ERROR_REASON_MISSING_FIELD` for an option neither given nor in `base`; `ERROR_REASON_INVALID_RULES`
@@ -254,13 +270,29 @@ pub fn decode_rules(
             base.map(|b| b.capicua_bonus),
         )?,
         pass_bonus: bonus("pass_bonus", given.pass_bonus, base.map(|b| b.pass_bonus))?,
-        // Train tables are not on the wire yet: a state or a request
-        // names a line game.
-        table: TableKind::Line,
-        rounds: 0,
-        public_train: false,
-        opening_chain: false,
-        double_blank_pips: 0,
+        table: match given.table {
+            Some(value) => {
+                unwire(TABLE, value).ok_or_else(|| out_of_range("table", i64::from(value)))?
+            }
+            None => base.map_or(TableKind::Line, |b| b.table),
+        },
+        rounds: match given.rounds {
+            Some(v) => u8::try_from(v).map_err(|_| out_of_range("rounds", i64::from(v)))?,
+            None => base.map_or(0, |b| b.rounds),
+        },
+        public_train: given
+            .public_train
+            .or(base.map(|b| b.public_train))
+            .unwrap_or(false),
+        opening_chain: given
+            .opening_chain
+            .or(base.map(|b| b.opening_chain))
+            .unwrap_or(false),
+        double_blank_pips: bonus(
+            "double_blank_pips",
+            given.double_blank_pips,
+            base.map(|b| b.double_blank_pips),
+        )?,
     })
 }
 

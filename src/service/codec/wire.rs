@@ -9,10 +9,12 @@
 //! the decoding itself.
 
 use crate::proto::{self, ErrorReason};
+use crate::rules::deal::MAX_SEATS;
 use crate::rules::record::DIGEST_LEN;
 use crate::rules::tile::MAX_PIP_LIMIT;
 use crate::rules::{
-    Action, End, MatchDigest, Move, Outcome, Place, Seat, SpinnerAt, Tile, TileSet,
+    Action, End, MatchDigest, Move, Outcome, Place, PlaceKind, Seat, SpinnerAt, Tile, TileSet,
+    TrainId,
 };
 
 use crate::service::error::ApiError;
@@ -109,15 +111,81 @@ pub(super) fn end_from_wire(value: i32) -> Option<Option<End>> {
     }
 }
 
-/// The place a move's `End` value names (`END_UNSPECIFIED` the lead), or
-/// `None` when the value is not an `End`.
-pub(super) fn place_from_wire(value: i32) -> Option<Place> {
-    end_from_wire(value).map(Place::on_line)
+/// A train named at `field`.
+///
+/// # Errors
+/// `ERROR_REASON_MALFORMED_MOVE` when it names no train,
+/// `ERROR_REASON_SEAT_OUT_OF_RANGE` for a seat no table has.
+pub(super) fn decode_train(
+    train: &proto::TrainRef,
+    field: &impl Fn() -> String,
+) -> Result<TrainId, ApiError> {
+    use proto::train_ref::Owner;
+    match train.owner {
+        Some(Owner::Seat(seat)) => match Seat::try_from(seat) {
+            Ok(seat) if usize::from(seat) < MAX_SEATS => Ok(TrainId::Seat(seat)),
+            _ => Err(ApiError::invalid(
+                ErrorReason::SeatOutOfRange,
+                format!("{}.seat", field()),
+                format!("seat {seat} does not exist: a table seats at most {MAX_SEATS}"),
+            )),
+        },
+        Some(Owner::Mexican(true)) => Ok(TrainId::Mexican),
+        Some(Owner::Mexican(false)) | None => Err(ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field(),
+            "a train names its owner's seat, or mexican: true",
+        )),
+    }
 }
 
-/// A move's place as its wire `End` value.
-pub(super) fn encode_place(place: Place) -> i32 {
-    encode_end(place.end())
+/// A train as its wire reference.
+pub(super) fn encode_train(train: TrainId) -> proto::TrainRef {
+    use proto::train_ref::Owner;
+    proto::TrainRef {
+        owner: Some(match train {
+            TrainId::Seat(seat) => Owner::Seat(u32::from(seat)),
+            TrainId::Mexican => Owner::Mexican(true),
+        }),
+    }
+}
+
+/// The place a `PlayTile` at `prefix` names: a train, an end, or (neither)
+/// the lead.
+pub(super) fn decode_place(
+    play: &proto::PlayTile,
+    prefix: &impl Fn() -> String,
+) -> Result<Place, ApiError> {
+    let end = decode_end(
+        play.end,
+        &|| format!("{}.end", prefix()),
+        ErrorReason::MalformedMove,
+    )?;
+    match (&play.train, end) {
+        (None, end) => Ok(Place::on_line(end)),
+        (Some(train), None) => Ok(Place::on_train(decode_train(train, &|| {
+            format!("{}.train", prefix())
+        })?)),
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            ErrorReason::MalformedMove,
+            prefix(),
+            "a tile goes on an end (a line) or on a train (a train table), not both",
+        )),
+    }
+}
+
+/// A place as a `PlayTile`'s `end` and `train`.
+pub(super) fn encode_play(tile: Tile, place: Place) -> proto::PlayTile {
+    let (end, train) = match place.kind() {
+        PlaceKind::Lead => (None, None),
+        PlaceKind::End(end) => (Some(end), None),
+        PlaceKind::Train(train) => (None, Some(encode_train(train))),
+    };
+    proto::PlayTile {
+        tile: Some(encode_tile(tile)),
+        end: encode_end(end),
+        train,
+    }
 }
 
 /// An `End` value at `field`, refused for `reason` when it is none.
@@ -162,20 +230,17 @@ pub fn decode_move(
                 .ok_or_else(|| ApiError::missing(field()))?;
             Action::Play {
                 tile: decode_tile(tile, &field)?,
-                place: Place::on_line(decode_end(
-                    play.end,
-                    &|| format!("{}.play.end", prefix()),
-                    ErrorReason::MalformedMove,
-                )?),
+                place: decode_place(play, &|| format!("{}.play", prefix()))?,
             }
         }
         Some(proto::r#move::Action::Draw(_)) => Action::Draw,
         Some(proto::r#move::Action::Pass(_)) => Action::Pass,
+        Some(proto::r#move::Action::EndTurn(_)) => Action::EndTurn,
         None => {
             return Err(ApiError::invalid(
                 ErrorReason::MalformedMove,
                 prefix(),
-                "a move must set one of play, draw or pass",
+                "a move must set one of play, draw, pass or end_turn",
             ));
         }
     };
@@ -187,16 +252,10 @@ pub fn decode_move(
 pub fn encode_move(mv: Move) -> proto::Move {
     use proto::r#move::Action as Wire;
     let action = match mv.action {
-        Action::Play { tile, place } => Wire::Play(proto::PlayTile {
-            tile: Some(encode_tile(tile)),
-            end: encode_place(place),
-        }),
+        Action::Play { tile, place } => Wire::Play(encode_play(tile, place)),
         Action::Draw => Wire::Draw(proto::DrawTile {}),
         Action::Pass => Wire::Pass(proto::Pass {}),
-        // Only a train table's moves end a turn; no game the service holds
-        // has one until the contract carries train tables
-        // (docs/design/train-table.md, step 4).
-        Action::EndTurn => Wire::Pass(proto::Pass {}),
+        Action::EndTurn => Wire::EndTurn(proto::EndTurn {}),
     };
     proto::Move {
         seat: u32::from(mv.seat),
