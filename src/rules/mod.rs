@@ -36,6 +36,7 @@ pub mod deal;
 pub mod end;
 pub mod errors;
 pub mod events;
+pub mod foot;
 pub mod game;
 pub mod hand_rng;
 pub mod knowledge;
