@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use pips::rules::foot::FootPlace;
 use pips::rules::presets::PRESETS;
 use pips::rules::{Action, End, Game, Move, PlaceKind, TrainId};
 use rand::rngs::ChaCha8Rng;
@@ -27,6 +28,8 @@ fn short(mv: &Move) -> String {
                 PlaceKind::End(End::Down) => "D".to_owned(),
                 PlaceKind::Train(TrainId::Seat(seat)) => format!("@{seat}"),
                 PlaceKind::Train(TrainId::Mexican) => "@M".to_owned(),
+                PlaceKind::Foot(FootPlace::Arm(arm)) => format!("^{arm}"),
+                PlaceKind::Foot(FootPlace::NewArm) => "^new".to_owned(),
             };
             format!("{}:{tile}{end}", mv.seat)
         }

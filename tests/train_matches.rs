@@ -13,15 +13,17 @@
 //!   (0-0 counting its own worth), and the match ends after its rounds with
 //!   the lowest score winning.
 
+#[path = "common/rounds.rs"]
+mod rounds;
+
 use pips::proto;
 use pips::rules::presets::preset;
-use pips::rules::{
-    Event, Game, Move, Outcome, Place, Placed, Rules, Setup, Tile, TileSet, TrainId, Trains,
-};
+use pips::rules::{Game, Move, Place, Placed, Rules, Setup, Tile, TileSet, TrainId, Trains};
 use pips::service::codec;
 use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rounds::{check_lowest_wins, check_moves, check_round_ends, every_seats_tries};
 
 /// No match of these games comes near this many moves.
 const MAX_MOVES: usize = 40_000;
@@ -85,23 +87,12 @@ fn assert_tiles_conserved(game: &Game) -> Result<(), TestCaseError> {
 /// Every move a seat could try: each tile it holds on each train (and on a
 /// line's end), a draw, a pass and an end of turn, for every seat.
 fn candidate_moves(game: &Game) -> Vec<Move> {
-    let mut moves = Vec::new();
-    for seat in 0..game.players() {
-        let mut places: Vec<Place> = (0..game.players())
-            .map(|owner| Place::on_train(TrainId::Seat(owner)))
-            .collect();
-        places.push(Place::on_train(TrainId::Mexican));
-        places.push(Place::LEAD);
-        for tile in game.hand(seat).iter() {
-            for &place in &places {
-                moves.push(Move::place(seat, tile, place));
-            }
-        }
-        moves.push(Move::draw(seat));
-        moves.push(Move::pass(seat));
-        moves.push(Move::end_turn(seat));
-    }
-    moves
+    let mut places: Vec<Place> = (0..game.players())
+        .map(|owner| Place::on_train(TrainId::Seat(owner)))
+        .collect();
+    places.push(Place::on_train(TrainId::Mexican));
+    places.push(Place::LEAD);
+    every_seats_tries(game, &places)
 }
 
 /// Plays one random match to its end, checking the invariants at each
@@ -119,61 +110,14 @@ fn play_match(players: u8, variant: u8, seed: u64, exhaustive: bool) -> Result<(
             prop_assert!(legal.is_empty());
             break;
         }
-        prop_assert!(!legal.is_empty(), "the seat to act has no move");
-        for &mv in &legal {
-            prop_assert_eq!(game.check(mv), Ok(()), "{} listed but refused", mv);
-        }
-        if exhaustive {
-            for mv in candidate_moves(&game) {
-                prop_assert_eq!(
-                    game.check(mv).is_ok(),
-                    legal.contains(&mv),
-                    "{} accepted and listed disagree",
-                    mv
-                );
-            }
-        }
+        check_moves(&game, &legal, exhaustive.then(|| candidate_moves(&game)))?;
         let mv = legal[choose.random_range(0..legal.len())];
         let report = game
             .play(mv)
             .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
-        for event in &report.events {
-            if let Event::HandEnded { pips, hands, .. } = event {
-                rounds_ended += 1;
-                // Each seat adds the pips it holds at the round's end.
-                for seat in 0..players {
-                    let hand = hands[usize::from(seat)];
-                    let expected = hand.pips()
-                        + if hand.contains(Tile::new(0, 0)) {
-                            u32::from(rules.double_blank_pips)
-                        } else {
-                            0
-                        };
-                    prop_assert_eq!(pips[usize::from(seat)], expected, "seat {} pips", seat);
-                    prop_assert_eq!(
-                        report.score_change[usize::from(seat)],
-                        i32::try_from(expected).unwrap_or(i32::MAX),
-                        "seat {} score",
-                        seat
-                    );
-                }
-            }
-        }
+        rounds_ended += check_round_ends(&report, &rules, players)?;
     }
-    let Some(outcome) = game.outcome() else {
-        return Err(TestCaseError::fail("the match did not end"));
-    };
-    prop_assert_eq!(rounds_ended, u32::from(rules.rounds));
-    let scores = game.scores();
-    let lowest = scores.iter().copied().min().unwrap_or(0);
-    let at_lowest: Vec<u8> = (0..players)
-        .filter(|&seat| scores[usize::from(seat)] == lowest)
-        .collect();
-    match outcome {
-        Outcome::Winner(side) => prop_assert_eq!(at_lowest, vec![side]),
-        Outcome::Draw => prop_assert!(at_lowest.len() > 1),
-    }
-    Ok(())
+    check_lowest_wins(&game, &rules, rounds_ended)
 }
 
 proptest! {

@@ -4,6 +4,7 @@
 //! wire form. The service renders each location as a field path and maps
 //! each variant to its machine-readable reason.
 
+use super::foot::{FootFault, FootPlace};
 use std::fmt;
 
 use thiserror::Error;
@@ -642,6 +643,16 @@ pub enum PlayError {
         train: TrainId,
         /// Why not.
         fault: TrainFault,
+    },
+    /// The tile may not go there at a chicken foot now.
+    #[error("{tile} cannot go on {place}: {fault}")]
+    Foot {
+        /// The tile.
+        tile: Tile,
+        /// The place named.
+        place: FootPlace,
+        /// Why not.
+        fault: FootFault,
     },
     /// An end of turn by a seat that is not laying an opening chain, or
     /// while the double it placed is unsatisfied.

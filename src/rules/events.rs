@@ -172,6 +172,11 @@ pub enum Event {
         /// The double.
         double: Tile,
     },
+    /// A chicken foot's third toe was placed.
+    FootCompleted {
+        /// Whose tile it was.
+        seat: Seat,
+    },
     /// A seat ended its opening chain.
     TurnEnded {
         /// The seat.

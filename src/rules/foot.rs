@@ -22,7 +22,7 @@ const PLACED_CAPACITY: usize = TileSet::full(MAX_PIP_LIMIT).len() as usize - 1;
 pub const TOES: u8 = 3;
 /// The most arms a table can have: six from the hub, three toes for each
 /// other double of the largest set.
-const MAX_ARMS: usize = 6 + TOES as usize * MAX_PIP_LIMIT as usize;
+pub const MAX_ARMS: usize = 6 + TOES as usize * MAX_PIP_LIMIT as usize;
 
 /// Where a tile goes at a foot table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -145,6 +145,12 @@ impl Foot {
             placed: ArrayVec::new(),
             waiting: Some(Waiting::Hub),
         }
+    }
+
+    /// The same table at its round's start: the hub alone.
+    #[must_use]
+    pub fn at_start(&self) -> Foot {
+        Foot::new(self.hub, self.hub_arms)
     }
 
     /// The hub double.

@@ -6,12 +6,14 @@ use super::deal::{HandKey, MAX_SEATS, deal_without, hand_key, hand_rng, lead};
 use super::end::End;
 use super::errors::{NoDraw, PlayError};
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
+use super::foot::Foot;
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
-use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError, TableKind};
+use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError};
 use super::place::Place;
 use super::record::MatchDigest;
 use super::scoring::in_play_points;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
 use super::trains::Trains;
@@ -95,9 +97,9 @@ pub struct Game {
     /// The running digest of every move of the match, advanced by
     /// [`Game::play`].
     pub(super) digest: MatchDigest,
-    /// The train table, at a train game (a line game's table is `layout`,
-    /// which a train game leaves empty).
-    pub(super) trains: Option<Trains>,
+    /// The table of a game that is not a line: trains or a chicken foot
+    /// (a line game's table is `layout`, which the others leave empty).
+    pub(super) table: Option<Table>,
     /// How the current turn stands at a train table (unused at a line).
     pub(super) turn: TurnState,
 }
@@ -111,7 +113,7 @@ impl Clone for Game {
             boneyard: self.boneyard.clone(),
             layout: self.layout.clone(),
             history: self.history.clone(),
-            trains: self.trains.clone(),
+            table: self.table.clone(),
             ..*self
         };
         game.reserve();
@@ -123,18 +125,18 @@ impl Clone for Game {
         let mut boneyard = std::mem::take(&mut self.boneyard);
         let mut layout = std::mem::take(&mut self.layout);
         let mut history = std::mem::take(&mut self.history);
-        let mut trains = self.trains.take();
+        let mut table = self.table.take();
         variant.clone_from(&source.variant);
         boneyard.clone_from(&source.boneyard);
         layout.clone_from(&source.layout);
         history.clone_from(&source.history);
-        trains.clone_from(&source.trains);
+        table.clone_from(&source.table);
         *self = Game {
             variant,
             boneyard,
             layout,
             history,
-            trains,
+            table,
             ..*source
         };
         self.reserve();
@@ -206,7 +208,7 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
             digest: MatchDigest::start(&rules, players, seed_commitment),
-            trains: None,
+            table: None,
             turn: TurnState::default(),
         };
         let mut events = Vec::new();
@@ -298,7 +300,13 @@ impl Game {
     /// The train table, at a train game.
     #[must_use]
     pub fn trains(&self) -> Option<&Trains> {
-        self.trains.as_ref()
+        self.table.as_ref().and_then(Table::trains)
+    }
+
+    /// The chicken foot table, at a chicken foot game.
+    #[must_use]
+    pub fn foot(&self) -> Option<&Foot> {
+        self.table.as_ref().and_then(Table::foot)
     }
 
     /// How the current turn stands at a train table.
@@ -378,9 +386,9 @@ impl Game {
     /// The tiles of `hand` that can be placed now.
     #[must_use]
     pub fn placeable(&self, hand: TileSet) -> TileSet {
-        match &self.trains {
-            Some(trains) => self.train_placeable(trains, self.to_act, hand),
+        match &self.table {
             None => self.line_placeable(hand),
+            Some(table) => self.table_placeable(table, hand),
         }
     }
 
@@ -412,9 +420,9 @@ impl Game {
     #[must_use]
     pub fn is_blocked(&self) -> bool {
         !self.boneyard_open()
-            && match &self.trains {
+            && match &self.table {
                 None => self.line_placeable(self.all_hands()).is_empty(),
-                Some(trains) => self.train_blocked(trains),
+                Some(table) => self.table_blocked(table),
             }
     }
 
@@ -445,9 +453,8 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
-        if let Some(trains) = &self.trains {
-            self.train_moves_into(trains, out);
-            return;
+        if let Some(table) = &self.table {
+            return self.table_moves_into(table, out);
         }
         let seat = self.to_act;
         let placeable = self.line_placeable(self.hand(seat));
@@ -510,8 +517,8 @@ impl Game {
                 return Err(PlayError::TileNotInHand { seat, tile });
             }
         }
-        if let Some(trains) = &self.trains {
-            return self.check_train(trains, mv);
+        if let Some(table) = &self.table {
+            return self.check_on_table(table, mv);
         }
         let can_place = !self.line_placeable(hand).is_empty();
         match mv.action {
@@ -598,8 +605,8 @@ impl Game {
     pub fn play_unchecked_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
         self.history.push(HistoryEntry { mv, drawn: None });
-        if self.trains.is_some() {
-            self.play_train(mv, sink);
+        if self.table.is_some() {
+            self.play_on_table(mv, sink);
             return;
         }
         match mv.action {
@@ -841,8 +848,12 @@ impl Game {
         sink: &mut S,
     ) {
         let mut rng = hand_rng(&self.hand_key, hand_number);
-        // A train table's round begins with its hub on the table.
-        let hub = (self.rules.table == TableKind::Trains)
+        // A train table's (or a chicken foot's) round begins with its hub
+        // on the table.
+        let hub = self
+            .rules
+            .table
+            .has_hub()
             .then(|| hub_of_round(self.rules.max_pip, hand_number));
         let hands = deal_without(&self.rules, self.players, hub, &mut rng, &mut self.boneyard);
         let (leader, required_lead) = match (hand_number, self.rules.next_lead, previous) {
@@ -867,11 +878,7 @@ impl Game {
         self.hand_leader = leader;
         self.required_lead = required_lead;
         if let Some(hub) = hub {
-            self.trains = Some(Trains::new(
-                hub.high(),
-                self.players,
-                self.rules.public_train,
-            ));
+            self.table = self.rules.table_at_start(hub.high(), self.players);
             self.turn = TurnState::default();
         }
         sink.record(|| Event::HandDealt {

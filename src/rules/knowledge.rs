@@ -31,6 +31,7 @@ use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::options::NextLeadRule;
 use super::place::Place;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{AfterPlacement, TurnState, own_train_tiles};
 use super::trains::{TrainId, Trains};
@@ -99,8 +100,8 @@ impl<'a> Knowledge<'a> {
         let me = view.seat();
         let players = game.players();
         let rules = game.rules();
-        let on_table: TileSet = match game.trains() {
-            Some(trains) => trains.tiles(),
+        let on_table: TileSet = match &game.table {
+            Some(table) => table.tiles(),
             None => game.layout().tiles().collect(),
         };
         let unknown = rules.tile_set().minus(view.hand()).minus(on_table);
@@ -134,9 +135,12 @@ impl<'a> Knowledge<'a> {
                 ..
             })
         );
-        let complete = match game.trains() {
+        let complete = match &game.table {
             // Every tile on the trains was placed in the history.
-            Some(trains) => plays == trains.len(),
+            Some(Table::Trains(trains)) => plays == trains.len(),
+            // What a seat learns at a chicken foot is not followed yet: it
+            // knows the table, its hand and the others' hand sizes.
+            Some(Table::Foot(_)) => false,
             None => {
                 (history.is_empty() && game.layout().is_empty())
                     || (starts_at_lead && plays == game.layout().len())
@@ -443,7 +447,7 @@ impl<'a> Knowledge<'a> {
         // Other seats' draws name no tile, as in the view; but a train
         // table's state names every draw of the round (its table is rebuilt
         // from them), so there each names the tile the sample gave it.
-        let name_draws = sampled.trains.is_some();
+        let name_draws = sampled.table.is_some();
         let mut draws = self.draws.iter();
         for entry in &mut sampled.history {
             let drawn = if entry.mv.action == Action::Draw {
@@ -503,7 +507,7 @@ impl<'a> Knowledge<'a> {
         replay.hands = start;
         replay.boneyard = order.into_iter().rev().collect();
         replay.layout = Layout::with_capacity(game.layout().len());
-        replay.trains = game.trains().map(Trains::at_start);
+        replay.table = game.table.as_ref().map(Table::at_start);
         replay.turn = TurnState::default();
         replay.to_act = game.hand_leader();
         replay.required_lead = required_lead;

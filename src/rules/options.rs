@@ -65,9 +65,9 @@ pub struct Rules {
     pub match_end: MatchEnd,
     /// The score `match_end` refers to (0 for a single hand or rounds).
     pub target: u32,
-    /// The kind of table: a line, or a hub with trains.
+    /// The kind of table: a line, a hub with trains, or a chicken foot.
     pub table: TableKind,
-    /// Train tables: the rounds of a match (round r's hub double is
+    /// Train and chicken foot tables: the rounds of a match (round r's hub double is
     /// `max_pip − r + 1`); 0 on a line.
     pub rounds: u8,
     /// Train tables: whether the public Mexican train is played (off:
@@ -76,9 +76,12 @@ pub struct Rules {
     /// Train tables: a seat's first turn of a round may go on placing
     /// tiles on its own train (the opening chain), ended by `EndTurn`.
     pub opening_chain: bool,
-    /// Train tables: what 0-0 left in a hand counts at a round's end
-    /// (0: its pips, nothing).
+    /// Train and chicken foot tables: what 0-0 left in a hand counts at a
+    /// round's end (0: its pips, nothing).
     pub double_blank_pips: u16,
+    /// Chicken foot tables: the arms the hub takes before anything else
+    /// (4, or 6 for double chicken foot); 0 elsewhere.
+    pub hub_arms: u8,
 }
 
 /// The kind of table tiles are placed on.
@@ -88,6 +91,17 @@ pub enum TableKind {
     Line,
     /// A hub double with a train per seat (and the Mexican train).
     Trains,
+    /// A hub double whose arms grow into chicken feet.
+    ChickenFoot,
+}
+
+impl TableKind {
+    /// Whether the table is a hub played in rounds (trains or a chicken
+    /// foot) rather than a line.
+    #[must_use]
+    pub const fn has_hub(self) -> bool {
+        !matches!(self, TableKind::Line)
+    }
 }
 
 /// What a seat that cannot place a tile does.
@@ -291,6 +305,8 @@ pub enum RuleOption {
     OpeningChain,
     /// [`Rules::double_blank_pips`].
     DoubleBlankPips,
+    /// [`Rules::hub_arms`].
+    HubArms,
     /// [`Rules::draw`].
     Draw,
     /// [`Rules::layout`].
@@ -327,6 +343,7 @@ impl RuleOption {
             RuleOption::PublicTrain => "public_train",
             RuleOption::OpeningChain => "opening_chain",
             RuleOption::DoubleBlankPips => "double_blank_pips",
+            RuleOption::HubArms => "hub_arms",
             RuleOption::Draw => "draw",
             RuleOption::Layout => "layout",
             RuleOption::InPlayScoring => "in_play_scoring",
@@ -386,16 +403,47 @@ impl Rules {
     pub const fn max_players(&self) -> u8 {
         match self.table {
             TableKind::Line => MAX_PLAYERS,
-            TableKind::Trains => MAX_TRAIN_PLAYERS,
+            TableKind::Trains | TableKind::ChickenFoot => MAX_TRAIN_PLAYERS,
         }
     }
 
-    /// The options of a train table are set only there, and a train table
-    /// is played as its rule book says: each seat for itself, one tile a
-    /// turn (draw one, then place it or pass), penalty scores over a
-    /// number of rounds, the starter by lot and then the next seat.
+    /// The options of a train table (or a chicken foot) are set only there,
+    /// and such a table is played as its rule book says: each seat for
+    /// itself, one tile a turn (draw one, then place it or pass), penalty
+    /// scores over a number of rounds, the starter by lot and then the next
+    /// seat.
     fn check_table(&self, players: u8) -> Result<(), RulesError> {
         let refuse = |option, message: &str| Err(RulesError::new(option, message));
+        match self.table {
+            TableKind::ChickenFoot if self.public_train => {
+                return refuse(
+                    RuleOption::PublicTrain,
+                    "a chicken foot has no trains: the Mexican train needs table trains",
+                );
+            }
+            TableKind::ChickenFoot if self.opening_chain => {
+                return refuse(
+                    RuleOption::OpeningChain,
+                    "a chicken foot has no trains of one's own to lay a chain on (table trains)",
+                );
+            }
+            TableKind::ChickenFoot if !matches!(self.hub_arms, 4 | 6) => {
+                return Err(RulesError::new(
+                    RuleOption::HubArms,
+                    format!(
+                        "{}: the hub of a chicken foot takes 4 arms, or 6 (double chicken foot)",
+                        self.hub_arms
+                    ),
+                ));
+            }
+            TableKind::Line | TableKind::Trains if self.hub_arms != 0 => {
+                return refuse(
+                    RuleOption::HubArms,
+                    "hub arms are a chicken foot's (table chicken_foot)",
+                );
+            }
+            _ => {}
+        }
         if self.table == TableKind::Line {
             return if self.rounds != 0 {
                 refuse(

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::end::End;
+use super::foot::{FootPlace, MAX_ARMS};
 use super::moves::Seat;
 use super::trains::TrainId;
 
@@ -35,6 +36,49 @@ enum Code {
     Train6,
     Train7,
     Mexican,
+    NewArm,
+    Arm0,
+    Arm1,
+    Arm2,
+    Arm3,
+    Arm4,
+    Arm5,
+    Arm6,
+    Arm7,
+    Arm8,
+    Arm9,
+    Arm10,
+    Arm11,
+    Arm12,
+    Arm13,
+    Arm14,
+    Arm15,
+    Arm16,
+    Arm17,
+    Arm18,
+    Arm19,
+    Arm20,
+    Arm21,
+    Arm22,
+    Arm23,
+    Arm24,
+    Arm25,
+    Arm26,
+    Arm27,
+    Arm28,
+    Arm29,
+    Arm30,
+    Arm31,
+    Arm32,
+    Arm33,
+    Arm34,
+    Arm35,
+    Arm36,
+    Arm37,
+    Arm38,
+    Arm39,
+    Arm40,
+    Arm41,
 }
 
 /// The seats' trains' codes, by seat.
@@ -49,6 +93,52 @@ const TRAINS: [Code; 8] = [
     Code::Train7,
 ];
 
+/// The arms' codes, by arm.
+const ARMS: [Code; MAX_ARMS] = [
+    Code::Arm0,
+    Code::Arm1,
+    Code::Arm2,
+    Code::Arm3,
+    Code::Arm4,
+    Code::Arm5,
+    Code::Arm6,
+    Code::Arm7,
+    Code::Arm8,
+    Code::Arm9,
+    Code::Arm10,
+    Code::Arm11,
+    Code::Arm12,
+    Code::Arm13,
+    Code::Arm14,
+    Code::Arm15,
+    Code::Arm16,
+    Code::Arm17,
+    Code::Arm18,
+    Code::Arm19,
+    Code::Arm20,
+    Code::Arm21,
+    Code::Arm22,
+    Code::Arm23,
+    Code::Arm24,
+    Code::Arm25,
+    Code::Arm26,
+    Code::Arm27,
+    Code::Arm28,
+    Code::Arm29,
+    Code::Arm30,
+    Code::Arm31,
+    Code::Arm32,
+    Code::Arm33,
+    Code::Arm34,
+    Code::Arm35,
+    Code::Arm36,
+    Code::Arm37,
+    Code::Arm38,
+    Code::Arm39,
+    Code::Arm40,
+    Code::Arm41,
+];
+
 /// A place, as a `match` reads it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PlaceKind {
@@ -58,6 +148,8 @@ pub enum PlaceKind {
     End(End),
     /// The open end of a train.
     Train(TrainId),
+    /// An arm of a chicken foot, or a new one.
+    Foot(FootPlace),
 }
 
 impl Place {
@@ -83,6 +175,28 @@ impl Place {
             TrainId::Seat(seat) if (seat as usize) < TRAINS.len() => TRAINS[seat as usize],
             TrainId::Seat(_) | TrainId::Mexican => Code::Mexican,
         })
+    }
+
+    /// A place at a chicken foot (an arm beyond the most a table can have
+    /// names a new arm's place; no table has such an arm).
+    #[must_use]
+    pub const fn at_foot(place: FootPlace) -> Place {
+        Place(match place {
+            FootPlace::Arm(arm) if (arm as usize) < ARMS.len() => ARMS[arm as usize],
+            FootPlace::Arm(_) | FootPlace::NewArm => Code::NewArm,
+        })
+    }
+
+    /// The place at a chicken foot, if the place is one.
+    #[must_use]
+    pub const fn foot(self) -> Option<FootPlace> {
+        match self.0 {
+            Code::NewArm => Some(FootPlace::NewArm),
+            code if code as u8 >= Code::Arm0 as u8 => {
+                Some(FootPlace::Arm(code as u8 - Code::Arm0 as u8))
+            }
+            _ => None,
+        }
     }
 
     /// The place of a line move: the end, or the lead for `None`.
@@ -111,7 +225,7 @@ impl Place {
     pub const fn train(self) -> Option<TrainId> {
         match self.0 {
             Code::Mexican => Some(TrainId::Mexican),
-            code if code as u8 >= Code::Train0 as u8 => {
+            code if code as u8 >= Code::Train0 as u8 && (code as u8) < Code::Mexican as u8 => {
                 Some(TrainId::Seat(code as u8 - Code::Train0 as u8 as Seat))
             }
             _ => None,
@@ -127,10 +241,11 @@ impl Place {
     /// The place as a `match` reads it.
     #[must_use]
     pub const fn kind(self) -> PlaceKind {
-        match (self.end(), self.train()) {
-            (Some(end), _) => PlaceKind::End(end),
-            (None, Some(train)) => PlaceKind::Train(train),
-            (None, None) => PlaceKind::Lead,
+        match (self.end(), self.train(), self.foot()) {
+            (Some(end), _, _) => PlaceKind::End(end),
+            (None, Some(train), _) => PlaceKind::Train(train),
+            (None, None, Some(foot)) => PlaceKind::Foot(foot),
+            (None, None, None) => PlaceKind::Lead,
         }
     }
 }
@@ -161,6 +276,7 @@ impl fmt::Display for Place {
             PlaceKind::Lead => f.write_str("as the lead"),
             PlaceKind::End(end) => write!(f, "on the {end} end"),
             PlaceKind::Train(train) => write!(f, "on {train}"),
+            PlaceKind::Foot(place) => write!(f, "on {place}"),
         }
     }
 }
@@ -188,6 +304,16 @@ mod tests {
             Place::on_train(TrainId::Mexican).train(),
             Some(TrainId::Mexican)
         );
+        for arm in 0..42 {
+            let place = FootPlace::Arm(arm);
+            assert_eq!(Place::at_foot(place).kind(), PlaceKind::Foot(place));
+        }
+        assert_eq!(
+            Place::at_foot(FootPlace::NewArm).kind(),
+            PlaceKind::Foot(FootPlace::NewArm)
+        );
+        assert_eq!(Place::at_foot(FootPlace::Arm(2)).train(), None);
+        assert_eq!(Place::on_train(TrainId::Mexican).foot(), None);
         assert_eq!(Place::at_end(End::Up).to_string(), "on the up end");
         assert_eq!(
             Place::on_train(TrainId::Seat(2)).to_string(),

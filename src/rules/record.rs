@@ -15,6 +15,7 @@
 use sha2::{Digest as _, Sha256};
 
 use super::deal::MAX_SEATS;
+use super::foot::FootPlace;
 use super::moves::{Action, Move};
 use super::options::{Rules, TableKind};
 use super::place::{Place, PlaceKind};
@@ -79,6 +80,9 @@ fn place_byte(place: Place) -> usize {
         // After the line's four ends: a seat's train, then the Mexican.
         PlaceKind::Train(TrainId::Seat(seat)) => 5 + usize::from(seat),
         PlaceKind::Train(TrainId::Mexican) => 5 + MAX_SEATS,
+        // Then a chicken foot's new arm, then its arms.
+        PlaceKind::Foot(FootPlace::NewArm) => 6 + MAX_SEATS,
+        PlaceKind::Foot(FootPlace::Arm(arm)) => 7 + MAX_SEATS + usize::from(arm),
     }
 }
 
@@ -113,19 +117,24 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>, Option<[u8; 6]>) {
         public_train,
         opening_chain,
         double_blank_pips,
+        hub_arms,
     } = *rules;
-    // The train table's options follow only at a train table, so that a
-    // line game's record keeps its digest; their first byte (2) tells them
-    // from the Latin games' (1).
+    // The train table's (or chicken foot's) options follow only there, so
+    // that a line game's record keeps its digest; their first byte (2 for
+    // trains, 3 for a chicken foot) tells them from the Latin games' (1).
     let [d0, d1] = double_blank_pips.to_le_bytes();
-    let trains = (table == TableKind::Trains).then_some([
-        2,
-        rounds,
-        u8::from(public_train),
-        u8::from(opening_chain),
-        d0,
-        d1,
-    ]);
+    let trains = match table {
+        TableKind::Line => None,
+        TableKind::Trains => Some([
+            2,
+            rounds,
+            u8::from(public_train),
+            u8::from(opening_chain),
+            d0,
+            d1,
+        ]),
+        TableKind::ChickenFoot => Some([3, rounds, hub_arms, 0, d0, d1]),
+    };
     let [t0, t1, t2, t3] = target.to_le_bytes();
     let [c0, c1] = capicua_bonus.to_le_bytes();
     let [p0, p1] = pass_bonus.to_le_bytes();

@@ -179,7 +179,7 @@ impl Game {
     fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),
-            (None, Settlement::PenaltyOwnPips) if self.trains.is_none() => {
+            (None, Settlement::PenaltyOwnPips) if self.table.is_none() => {
                 Some(self.side_of(self.last_placer()))
             }
             (None, _) => self.fewest_pips_side(pips),
@@ -242,9 +242,9 @@ impl Game {
             .collect(),
             (Settlement::PenaltyOwnPips, _) => {
                 // At a line the fish maker of a blocked hand adds nothing;
-                // at a train table every seat adds its own pips (the seat
-                // that went out has none).
-                let exempt = match (end.seat(), &self.trains) {
+                // at a train table or a chicken foot every seat adds its
+                // own pips (the seat that went out has none).
+                let exempt = match (end.seat(), &self.table) {
                     (Some(seat), _) => Some(seat),
                     (None, None) => Some(self.last_placer()),
                     (None, Some(_)) => None,
@@ -316,7 +316,7 @@ impl Game {
                 .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
             layout: Box::new(self.layout.clone()),
-            trains: self.trains.clone().map(Box::new),
+            trains: self.trains().cloned().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {

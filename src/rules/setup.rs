@@ -8,7 +8,7 @@ use super::events::Outcome;
 use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{DrawRule, LeadRule, MIN_PLAYERS, Rules, TableKind};
+use super::options::{DrawRule, LeadRule, MIN_PLAYERS, RuleOption, Rules, RulesError, TableKind};
 use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
 use super::train_game::TurnState;
@@ -158,6 +158,12 @@ impl Game {
         let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
+        if setup.rules.table == TableKind::ChickenFoot {
+            return Err(SetupError::Rules(RulesError::new(
+                RuleOption::Table,
+                "a chicken foot's states are not read yet: its games are played in-process only",
+            )));
+        }
         let trains = setup.rules.table == TableKind::Trains;
         let has_line = setup.lead.is_some()
             || setup.spinner.is_some()
@@ -199,7 +205,7 @@ impl Game {
             outcome: setup.outcome,
             history: setup.history,
             digest: setup.digest,
-            trains: None,
+            table: None,
             turn: TurnState::default(),
         };
         game.check_phase()?;

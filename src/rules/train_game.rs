@@ -10,11 +10,12 @@
 //! cannot place draws one tile, then places or passes; a pass raises its
 //! marker.
 
-use super::errors::{NoDraw, PlayError};
+use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd};
 use super::game::Game;
 use super::moves::{Action, Move, Seat};
 use super::place::Place;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::trains::{TrainFault, TrainId, Trains};
 
@@ -149,13 +150,7 @@ impl Game {
         if chain {
             out.push(Move::end_turn(seat));
         }
-        if out.is_empty() {
-            out.push(if self.may_draw() {
-                Move::draw(seat)
-            } else {
-                Move::pass(seat)
-            });
-        }
+        self.draw_or_pass_if_stuck(out);
     }
 
     /// Checks a move of the seat to act (already known to be its turn, its
@@ -189,16 +184,7 @@ impl Game {
             }
             Action::EndTurn if self.in_open_chain(trains) => Ok(()),
             Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
-            Action::Draw if can_place => Err(PlayError::MustPlayNotDraw { seat }),
-            Action::Draw if self.may_draw() => Ok(()),
-            Action::Draw => Err(PlayError::CannotDraw(if self.drew_this_turn {
-                NoDraw::AlreadyDrew
-            } else {
-                NoDraw::BoneyardExhausted
-            })),
-            Action::Pass if can_place => Err(PlayError::MustPlayNotPass { seat }),
-            Action::Pass if self.may_draw() => Err(PlayError::MustDrawNotPass { seat }),
-            Action::Pass => Ok(()),
+            Action::Draw | Action::Pass => self.check_draw_or_pass(mv, can_place),
         }
     }
 
@@ -210,7 +196,7 @@ impl Game {
     #[inline(never)]
     pub(super) fn play_train<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
-        let Some(mut trains) = self.trains.take() else {
+        let Some(Table::Trains(mut trains)) = self.table.take() else {
             return;
         };
         match mv.action {
@@ -243,7 +229,7 @@ impl Game {
                 let hand = self.hand(seat);
                 if hand.is_empty() {
                     // Going out ends the round at once, on a double too.
-                    self.trains = Some(trains);
+                    self.table = Some(Table::Trains(trains));
                     self.end_hand(HandEnd::Domino(seat), false, sink);
                     return;
                 }
@@ -274,7 +260,7 @@ impl Game {
                 self.end_turn(seat);
             }
         }
-        self.trains = Some(trains);
+        self.table = Some(Table::Trains(trains));
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);
         }
@@ -366,7 +352,7 @@ mod tests {
         game.boneyard = boneyard.iter().rev().copied().collect();
         game.to_act = to_act;
         game.hand_leader = to_act;
-        game.trains = Some(Trains::new(12, players, true));
+        game.table = Some(Table::Trains(Trains::new(12, players, true)));
         game.turn = TurnState::default();
         game.history.clear();
         game
@@ -535,7 +521,7 @@ mod tests {
             0,
         );
         game.rules.opening_chain = false;
-        game.trains = Some(Trains::new(12, 2, false));
+        game.table = Some(Table::Trains(Trains::new(12, 2, false)));
         // Seat 0 holds 12-1: it places; then seat 1.
         play(
             &mut game,

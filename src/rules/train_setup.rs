@@ -17,6 +17,7 @@ use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::settle::pips_counted;
 use super::setup::Setup;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
 use super::trains::Trains;
@@ -110,7 +111,11 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(setup.history.len()),
             digest: setup.digest,
-            trains: Some(Trains::new(hub.high(), players, rules.public_train)),
+            table: Some(Table::Trains(Trains::new(
+                hub.high(),
+                players,
+                rules.public_train,
+            ))),
             turn: TurnState::default(),
         };
         let last = setup.history.len().saturating_sub(1);
@@ -142,8 +147,7 @@ impl Game {
         } else if game.drew_this_turn != setup.drew_this_turn {
             Some(TrainTablePart::DrewThisTurn)
         } else {
-            game.trains
-                .as_ref()
+            game.trains()
                 .and_then(|built| table_difference(built, given))
         };
         match differs {

@@ -12,6 +12,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::proto::{ErrorReason, HttpError};
 use crate::rules::errors::TrainTablePart;
+use crate::rules::foot::FootFault;
 use crate::rules::trains::TrainFault;
 use crate::rules::{
     LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TilePlace,
@@ -288,6 +289,15 @@ fn play_reason(error: PlayError) -> ErrorReason {
             TrainFault::OutsideChain => ErrorReason::OutsideChain,
         },
         PlayError::NoTurnToEnd { .. } => ErrorReason::NoTurnToEnd,
+        // A chicken foot is not on the wire yet (the service never holds
+        // one); its refusals get reasons of their own with its contract.
+        PlayError::Foot { fault, .. } => match fault {
+            FootFault::DoesNotMatch(_) => ErrorReason::DoesNotMatchEnd,
+            FootFault::NoSuchArm
+            | FootFault::Waiting(_)
+            | FootFault::NothingWaits
+            | FootFault::EndsInFoot => ErrorReason::EndNotOpen,
+        },
     }
 }
 
@@ -305,6 +315,7 @@ fn play_field(error: PlayError) -> &'static str {
         | PlayError::EndRequired => "move.play.end",
         PlayError::PlaceNotAtThisTable { .. } | PlayError::Train { .. } => "move.play.train",
         PlayError::NoTurnToEnd { .. } => "move.end_turn",
+        PlayError::Foot { .. } => "move.play",
         PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
         PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
     }

@@ -95,8 +95,8 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
     }
 }
 
-/// One event.
-fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
+/// One event, if it has a wire form.
+fn encode_event(event: &Event, geometry: Geometry) -> Option<proto::Event> {
     use proto::event::Kind;
     let kind = match event {
         Event::TilePlayed {
@@ -195,8 +195,12 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         Event::TurnEnded { seat } => Kind::TurnEnded(proto::TurnEnded {
             seat: u32::from(*seat),
         }),
+        // A chicken foot has no wire form yet: the service never holds one
+        // (no `Rules` on the wire names it, and the checked constructor
+        // refuses its states until the contract carries it).
+        Event::FootCompleted { .. } => return None,
     };
-    proto::Event { kind: Some(kind) }
+    Some(proto::Event { kind: Some(kind) })
 }
 
 /// Moves, ready to be sent back.
@@ -224,11 +228,11 @@ pub fn encode_events(events: &[Event], game: &Game, viewer: Option<Seat>) -> Vec
     match viewer {
         Some(seat) => events
             .iter()
-            .map(|event| encode_event(&event.seen_by(seat), geometry))
+            .filter_map(|event| encode_event(&event.seen_by(seat), geometry))
             .collect(),
         None => events
             .iter()
-            .map(|event| encode_event(event, geometry))
+            .filter_map(|event| encode_event(event, geometry))
             .collect(),
     }
 }

@@ -145,6 +145,10 @@ const fn packing(table: TableKind) -> Packing {
     match table {
         TableKind::Line => Packing::Line,
         TableKind::Trains => Packing::Trains,
+        // A chicken foot has no wire form yet: the service never holds one
+        // (no `Rules` on the wire names it, and the checked constructor
+        // refuses its states until the contract carries it).
+        TableKind::ChickenFoot => Packing::Trains,
     }
 }
 

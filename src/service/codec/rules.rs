@@ -293,6 +293,9 @@ pub fn decode_rules(
             given.double_blank_pips,
             base.map(|b| b.double_blank_pips),
         )?,
+        // A chicken foot is not on the wire yet: no state or request names
+        // one, so its hub arms are none.
+        hub_arms: 0,
     })
 }
 

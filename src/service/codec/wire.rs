@@ -180,6 +180,10 @@ pub(super) fn encode_play(tile: Tile, place: Place) -> proto::PlayTile {
         PlaceKind::Lead => (None, None),
         PlaceKind::End(end) => (Some(end), None),
         PlaceKind::Train(train) => (None, Some(encode_train(train))),
+        // A chicken foot has no wire form yet: the service never holds one
+        // (no `Rules` on the wire names it, and the checked constructor
+        // refuses its states until the contract carries it).
+        PlaceKind::Foot(_) => (None, None),
     };
     proto::PlayTile {
         tile: Some(encode_tile(tile)),

@@ -1,0 +1,218 @@
+//! The turn at a chicken foot: one tile a turn on any open arm (or, while
+//! the hub or a foot waits, only a new arm there); a seat that cannot place
+//! draws one tile, then places it or passes. The seat that places a double
+//! does not act again: the next seats owe its toes. No seat owns an arm,
+//! so there are no markers and no opening chain.
+//!
+//! A line game never comes here: its hot path tests that it has no
+//! [`Table`]; everything here is out of line.
+
+use super::errors::PlayError;
+use super::events::{Event, EventSink, HandEnd};
+use super::foot::{Foot, FootPlace};
+use super::game::Game;
+use super::moves::{Action, Move};
+use super::place::Place;
+use super::table::Table;
+
+impl Game {
+    /// The legal moves at a chicken foot: placements in tile order, each
+    /// at its places (a new arm while something waits, else each open arm
+    /// it fits); else the one draw or pass.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn foot_moves_into(&self, foot: &Foot, out: &mut Vec<Move>) {
+        let seat = self.to_act;
+        for tile in self.hand(seat).and(foot.fitting()).iter() {
+            for place in foot.places_for(tile) {
+                out.push(Move::place(seat, tile, Place::at_foot(place)));
+            }
+        }
+        self.draw_or_pass_if_stuck(out);
+    }
+
+    /// Checks a move of the seat to act (already known to be its turn, its
+    /// tile in the set and in its hand) at a chicken foot.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn check_foot(&self, foot: &Foot, mv: Move) -> Result<(), PlayError> {
+        let seat = mv.seat;
+        let can_place = !self.hand(seat).and(foot.fitting()).is_empty();
+        match mv.action {
+            Action::Play { tile, place } => {
+                let Some(at) = place.foot() else {
+                    return Err(PlayError::PlaceNotAtThisTable {
+                        place,
+                        expected: "name an arm of the chicken foot, or a new arm",
+                    });
+                };
+                match foot.fault(tile, at) {
+                    Some(fault) => Err(PlayError::Foot {
+                        tile,
+                        place: at,
+                        fault,
+                    }),
+                    None => Ok(()),
+                }
+            }
+            Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
+            Action::Draw | Action::Pass => self.check_draw_or_pass(mv, can_place),
+        }
+    }
+
+    /// Plays a legal move at a table that is not a line (its history entry
+    /// already pushed), then ends the round if it is blocked.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+        match self.table.take() {
+            Some(Table::Trains(trains)) => {
+                self.table = Some(Table::Trains(trains));
+                self.play_train(mv, sink);
+            }
+            Some(Table::Foot(foot)) => self.play_foot(foot, mv, sink),
+            None => {}
+        }
+    }
+
+    /// Plays a legal move at a chicken foot.
+    fn play_foot<S: EventSink>(&mut self, mut foot: Box<Foot>, mv: Move, sink: &mut S) {
+        let seat = mv.seat;
+        match mv.action {
+            Action::Play { tile, place } => {
+                let at = place.foot().unwrap_or(FootPlace::NewArm);
+                if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
+                    hand.remove(tile);
+                }
+                let placed = foot.place(tile, at);
+                sink.record(|| Event::TilePlayed {
+                    seat,
+                    tile,
+                    place,
+                    ends_total: 0,
+                });
+                if placed.foot_completed {
+                    sink.record(|| Event::FootCompleted { seat });
+                }
+                self.table = Some(Table::Foot(foot));
+                if self.hand(seat).is_empty() {
+                    self.end_hand(HandEnd::Domino(seat), false, sink);
+                    return;
+                }
+                self.end_foot_turn(seat);
+            }
+            Action::Draw => {
+                self.table = Some(Table::Foot(foot));
+                if self.draw_for(seat, sink) {
+                    self.drew_this_turn = true;
+                }
+            }
+            Action::Pass | Action::EndTurn => {
+                self.table = Some(Table::Foot(foot));
+                sink.record(|| Event::Passed { seat });
+                self.end_foot_turn(seat);
+            }
+        }
+        if self.is_blocked() {
+            self.end_hand(HandEnd::Blocked, false, sink);
+        }
+    }
+
+    /// Ends `seat`'s turn at a chicken foot: the next seat acts.
+    fn end_foot_turn(&mut self, seat: super::moves::Seat) {
+        self.drew_this_turn = false;
+        self.to_act = self.next_seat(seat);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::events::Outcome;
+    use crate::rules::foot::Waiting;
+    use crate::rules::presets::ENGINE_ONLY_PRESETS;
+    use crate::rules::tile::Tile;
+
+    fn t(a: u8, b: u8) -> Tile {
+        Tile::new(a, b)
+    }
+
+    /// A round of Chicken Foot with the hands set: the hub takes its four
+    /// arms first, a double's placer does not act again, the next seats
+    /// owe its toes, and a seat that cannot place draws one, then passes.
+    #[test]
+    fn the_hub_and_a_foot_are_filled_first() {
+        let rules = ENGINE_ONLY_PRESETS[0].rules(2, None);
+        let (mut game, _) = Game::new("chicken_foot", rules, 2, 1).expect("valid");
+        assert!(matches!(&game.table, Some(Table::Foot(_))));
+        game.hands[0] = [t(9, 5), t(9, 3), t(5, 5), t(5, 2), t(0, 0)]
+            .into_iter()
+            .collect();
+        game.hands[1] = [t(9, 1), t(9, 0), t(5, 1), t(7, 7)].into_iter().collect();
+        game.to_act = 0;
+        // Only the hub's sides, with the hub's number.
+        assert_eq!(
+            game.legal_moves(),
+            vec![
+                Move::place(0, t(9, 3), Place::at_foot(FootPlace::NewArm)),
+                Move::place(0, t(9, 5), Place::at_foot(FootPlace::NewArm)),
+            ]
+        );
+        for mv in [
+            Move::place(0, t(9, 5), Place::at_foot(FootPlace::NewArm)),
+            Move::place(1, t(9, 1), Place::at_foot(FootPlace::NewArm)),
+            Move::place(0, t(9, 3), Place::at_foot(FootPlace::NewArm)),
+        ] {
+            game.play(mv).expect("legal");
+        }
+        // Arms may not grow while the hub waits.
+        assert!(matches!(
+            game.check(Move::place(1, t(5, 1), Place::at_foot(FootPlace::Arm(0)))),
+            Err(PlayError::Foot { .. })
+        ));
+        let report = game
+            .play(Move::place(1, t(9, 0), Place::at_foot(FootPlace::NewArm)))
+            .expect("legal");
+        assert_eq!(game.foot().map(Foot::waiting), Some(None));
+        assert_eq!(report.events.len(), 1);
+        // Seat 0 plays 5-5 on the 5 arm: a foot; seat 1 acts next and owes
+        // its toes.
+        game.play(Move::place(0, t(5, 5), Place::at_foot(FootPlace::Arm(0))))
+            .expect("legal");
+        assert_eq!(game.to_act(), 1);
+        assert_eq!(game.foot().and_then(Foot::waiting), Some(Waiting::Toes(0)));
+        assert_eq!(
+            game.legal_moves(),
+            vec![Move::place(1, t(5, 1), Place::at_foot(FootPlace::NewArm))]
+        );
+        game.play(Move::place(1, t(5, 1), Place::at_foot(FootPlace::NewArm)))
+            .expect("legal");
+        game.play(Move::place(0, t(5, 2), Place::at_foot(FootPlace::NewArm)))
+            .expect("legal");
+        // Seat 1 holds 7-7 only: it draws one, then places it or passes.
+        assert_eq!(game.legal_moves(), vec![Move::draw(1)]);
+        let drawn = game.play(Move::draw(1)).expect("legal");
+        assert!(!drawn.events.is_empty());
+        let legal = game.legal_moves();
+        assert!(legal.iter().all(|mv| mv.seat == 1));
+        if legal == vec![Move::pass(1)] {
+            game.play(Move::pass(1)).expect("legal");
+            assert_eq!(game.to_act(), 0);
+        }
+        assert_eq!(game.outcome(), None::<Outcome>);
+    }
+
+    /// 0-0 left in a hand counts 50 at the round's end.
+    #[test]
+    fn a_blank_double_left_counts_fifty() {
+        let rules = ENGINE_ONLY_PRESETS[0].rules(2, None);
+        let (mut game, _) = Game::new("chicken_foot", rules, 2, 3).expect("valid");
+        game.hands[0] = [t(9, 4)].into_iter().collect();
+        game.hands[1] = [t(0, 0), t(2, 1)].into_iter().collect();
+        game.to_act = 0;
+        let report = game
+            .play(Move::place(0, t(9, 4), Place::at_foot(FootPlace::NewArm)))
+            .expect("legal");
+        assert_eq!(report.score_change, vec![0, 53]);
+    }
+}
