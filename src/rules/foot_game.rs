@@ -66,10 +66,7 @@ impl Game {
     #[inline(never)]
     pub(super) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         match self.table.take() {
-            Some(Table::Trains(trains)) => {
-                self.table = Some(Table::Trains(trains));
-                self.play_train(mv, sink);
-            }
+            Some(Table::Trains(trains)) => self.play_train(trains, mv, sink),
             Some(Table::Foot(foot)) => self.play_foot(foot, mv, sink),
             None => {}
         }

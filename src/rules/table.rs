@@ -61,15 +61,6 @@ impl Table {
         }
     }
 
-    /// How many tiles are on the table (the hub not counted).
-    #[must_use]
-    pub fn len(&self) -> usize {
-        match self {
-            Table::Trains(trains) => trains.len(),
-            Table::Foot(foot) => foot.len(),
-        }
-    }
-
     /// The same table at its round's start: the hub alone.
     #[must_use]
     pub fn at_start(&self) -> Table {
@@ -77,12 +68,6 @@ impl Table {
             Table::Trains(trains) => Table::Trains(trains.at_start()),
             Table::Foot(foot) => Table::Foot(Box::new(foot.at_start())),
         }
-    }
-
-    /// Whether no tile is on the table but the hub.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

@@ -188,17 +188,11 @@ impl Game {
         }
     }
 
-    /// Plays a legal move at a train table (its history entry already
-    /// pushed), then ends the round if it is blocked.
-    // Out of line, and marked cold: a line game's hot path only tests
-    // that there is no train table.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn play_train<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+    /// Plays a legal move on `trains`, the game's table taken out of it
+    /// (its history entry already pushed), puts the table back, then ends
+    /// the round if it is blocked.
+    pub(super) fn play_train<S: EventSink>(&mut self, mut trains: Trains, mv: Move, sink: &mut S) {
         let seat = mv.seat;
-        let Some(Table::Trains(mut trains)) = self.table.take() else {
-            return;
-        };
         match mv.action {
             Action::Play { tile, place } => {
                 let train = place.train().unwrap_or(TrainId::Seat(seat));

@@ -17,7 +17,6 @@ use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::settle::pips_counted;
 use super::setup::Setup;
-use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
 use super::trains::Trains;
@@ -111,11 +110,7 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(setup.history.len()),
             digest: setup.digest,
-            table: Some(Table::Trains(Trains::new(
-                hub.high(),
-                players,
-                rules.public_train,
-            ))),
+            table: rules.table_at_start(hub.high(), players),
             turn: TurnState::default(),
         };
         let last = setup.history.len().saturating_sub(1);

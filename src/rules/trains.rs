@@ -31,6 +31,18 @@ pub enum TrainId {
     Mexican,
 }
 
+impl TrainId {
+    /// The train at position `index` of a table of `players` seats: the
+    /// seats' trains in seat order, then the Mexican train.
+    #[must_use]
+    pub fn at(index: usize, players: u8) -> TrainId {
+        match Seat::try_from(index) {
+            Ok(seat) if seat < players => TrainId::Seat(seat),
+            _ => TrainId::Mexican,
+        }
+    }
+}
+
 /// "seat 2's train", "the Mexican train".
 impl fmt::Display for TrainId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -202,13 +214,10 @@ impl Trains {
     /// Every train with its id: the seats' in seat order, then the Mexican.
     pub fn trains(&self) -> impl Iterator<Item = (TrainId, &Train)> + '_ {
         let players = self.players;
-        self.trains.iter().enumerate().map(move |(i, train)| {
-            let id = match Seat::try_from(i) {
-                Ok(seat) if seat < players => TrainId::Seat(seat),
-                _ => TrainId::Mexican,
-            };
-            (id, train)
-        })
+        self.trains
+            .iter()
+            .enumerate()
+            .map(move |(i, train)| (TrainId::at(i, players), train))
     }
 
     /// The train `id`, if the table has it.

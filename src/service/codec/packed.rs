@@ -58,7 +58,10 @@ fn decode_tiles(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Tile>, A
 }
 
 /// An arm given as one byte per placed tile at `field`.
-fn decode_arm(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Placed>, ApiError> {
+pub(super) fn decode_arm(
+    bytes: &[u8],
+    field: &dyn Fn() -> String,
+) -> Result<Vec<Placed>, ApiError> {
     check_indices(bytes, 1, field)?;
     Ok(bytes
         .iter()
@@ -101,7 +104,6 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         state.players,
         rules.public_train,
         prefix,
-        decode_arm,
     )?;
     let table = rules.table;
     let setup = Setup {
@@ -153,7 +155,7 @@ const fn packing(table: TableKind) -> Packing {
 }
 
 /// Placed tiles, one byte each.
-fn encode_arm(arm: &[Placed]) -> Vec<u8> {
+pub(super) fn encode_arm(arm: &[Placed]) -> Vec<u8> {
     arm.iter().copied().map(placed_byte).collect()
 }
 
@@ -189,9 +191,7 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         history: history::encode_packed(game.history(), packing(table)),
         drew_this_turn: game.drew_this_turn(),
         match_digest: game.digest().0.to_vec(),
-        trains: game
-            .trains()
-            .map(|trains| encode_packed_trains(trains, encode_arm)),
+        trains: game.trains().map(encode_packed_trains),
     }
 }
 

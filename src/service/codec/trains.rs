@@ -6,21 +6,13 @@
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::tile::MAX_PIP_LIMIT;
-use crate::rules::{Placed, Seat, TrainId, Trains};
+use crate::rules::{TrainId, Trains};
 use crate::service::error::ApiError;
 
 use super::history::{train_byte, train_from_byte};
+use super::packed;
 use super::readable::{decode_arm, encode_arm};
 use super::wire::{decode_tile, decode_train, encode_tile, encode_train};
-
-/// The train at position `index` of a table of `players` seats: the seats'
-/// trains in seat order, then the Mexican train.
-fn train_at(index: usize, players: u8) -> TrainId {
-    match Seat::try_from(index) {
-        Ok(seat) if seat < players => TrainId::Seat(seat),
-        _ => TrainId::Mexican,
-    }
-}
 
 /// The refusal of a table part at `field` that cannot be the table's.
 fn mismatch(field: String, message: impl Into<String>) -> ApiError {
@@ -58,7 +50,7 @@ pub(super) fn decode_train_table(
         let at = |name: &str| field(&format!("trains[{i}].{name}"));
         if let Some(named) = &train.train {
             let named = decode_train(named, &|| at("train"))?;
-            let expected = train_at(i, players);
+            let expected = TrainId::at(i, players);
             if named != expected {
                 return Err(mismatch(
                     at("train"),
@@ -102,14 +94,13 @@ pub fn encode_train_table(trains: &Trains) -> proto::TrainTable {
     }
 }
 
-/// The packed table at `prefix.trains`, its trains' tiles decoded by
-/// `decode_arm` (one byte per placed tile, as a line's arms).
+/// The packed table at `prefix.trains` (each train's tiles one byte per
+/// placed tile, as a line's arms).
 pub(super) fn decode_packed_trains(
     table: Option<&proto::PackedTrains>,
     players: u32,
     public_train: bool,
     prefix: &str,
-    decode_arm: impl Fn(&[u8], &dyn Fn() -> String) -> Result<Vec<Placed>, ApiError>,
 ) -> Result<Option<Trains>, ApiError> {
     let Some(table) = table else {
         return Ok(None);
@@ -140,8 +131,8 @@ pub(super) fn decode_packed_trains(
         .iter()
         .enumerate()
         .map(|(i, bytes)| {
-            let tiles = decode_arm(bytes, &|| field(&format!("trains[{i}]")))?;
-            let marker = match train_at(i, players) {
+            let tiles = packed::decode_arm(bytes, &|| field(&format!("trains[{i}]")))?;
+            let marker = match TrainId::at(i, players) {
                 TrainId::Seat(seat) => table.markers >> seat & 1 == 1,
                 TrainId::Mexican => false,
             };
@@ -169,11 +160,8 @@ pub(super) fn decode_packed_trains(
     )))
 }
 
-/// The packed table, each train's tiles encoded by `arm` (as a line's arms).
-pub(super) fn encode_packed_trains(
-    trains: &Trains,
-    arm: impl Fn(&[Placed]) -> Vec<u8>,
-) -> proto::PackedTrains {
+/// The packed table (each train's tiles as a line's arms).
+pub(super) fn encode_packed_trains(trains: &Trains) -> proto::PackedTrains {
     let mut markers = 0u32;
     for (id, train) in trains.trains() {
         if let (TrainId::Seat(seat), true) = (id, train.marker()) {
@@ -184,7 +172,7 @@ pub(super) fn encode_packed_trains(
         hub: u32::from(trains.hub().high()),
         trains: trains
             .trains()
-            .map(|(_, train)| arm(train.tiles()))
+            .map(|(_, train)| packed::encode_arm(train.tiles()))
             .collect(),
         markers,
         unsatisfied: trains
