@@ -121,6 +121,21 @@ fn train_ref(rng: &mut ChaCha8Rng) -> Option<proto::TrainRef> {
     }
 }
 
+/// An arbitrary place at a chicken foot (or none), often out of range.
+fn arm_ref(rng: &mut ChaCha8Rng) -> Option<proto::ArmRef> {
+    use proto::arm_ref::Place;
+    match rng.random_range(0..5) {
+        0 => Some(proto::ArmRef {
+            place: Some(Place::Arm(small(rng))),
+        }),
+        1 => Some(proto::ArmRef {
+            place: Some(Place::NewArm(rng.random())),
+        }),
+        2 => Some(proto::ArmRef { place: None }),
+        _ => None,
+    }
+}
+
 /// An arbitrary history entry, often out of range.
 fn history_entry(rng: &mut ChaCha8Rng) -> proto::HistoryEntry {
     use proto::history_entry::Action;
@@ -131,6 +146,7 @@ fn history_entry(rng: &mut ChaCha8Rng) -> proto::HistoryEntry {
                 tile: Some(tile(rng)),
                 end: small(rng) as i32,
                 train: train_ref(rng),
+                arm: arm_ref(rng),
             })),
             1 => Some(Action::Draw(proto::DrawnTile {
                 tile: rng.random::<bool>().then(|| tile(rng)),
@@ -254,6 +270,7 @@ fn mutate_structure(request: &mut PlayRequest, donor: &PlayRequest, rng: &mut Ch
                             tile: Some(tile(rng)),
                             end: small(rng) as i32,
                             train: train_ref(rng),
+                            arm: arm_ref(rng),
                         }),
                         1 => proto::r#move::Action::Draw(proto::DrawTile {}),
                         2 => proto::r#move::Action::EndTurn(proto::EndTurn {}),

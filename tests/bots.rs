@@ -271,7 +271,8 @@ fn bots_play_every_house_rule_combination() {
                     .knowledge()
                     .sample(&mut rng)
                     .expect("the true deal is consistent");
-                assert!(Game::from_setup(Setup::from(&world)).is_ok(), "{rules:?}");
+                let read = Game::from_setup(Setup::from(&world));
+                assert!(read.is_ok(), "{rules:?}: {:?}", read.err());
                 assert_eq!(world.view(seat).expect("seat").hand(), view.hand());
                 for level in [Level::Random, Level::Greedy, Level::Expert] {
                     let mv = suggest(view, level, step as u64, budget(12))

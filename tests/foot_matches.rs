@@ -12,18 +12,28 @@
 //!   end of turn) is refused;
 //! - at a round's end each seat's score grows by the pips left in its hand
 //!   (0-0 counting its own worth), and the match ends after its rounds with
-//!   the lowest score winning.
+//!   the lowest score winning;
+//! - every state goes through the checked constructor unchanged and reads
+//!   back from both wire forms, and a state whose foot the round's moves do
+//!   not make is refused;
+//! - what a seat knows never rules out a tile another seat holds, and a
+//!   sampled deal keeps everything the seat sees.
 
 #[path = "common/rounds.rs"]
 mod rounds;
 
+use pips::proto;
 use pips::rules::foot::{Foot, FootPlace, Root, TOES, Waiting};
-use pips::rules::presets::ENGINE_ONLY_PRESETS;
-use pips::rules::{Game, Move, Place, Rules, Tile, TileSet};
+use pips::rules::presets::preset;
+use pips::rules::{Game, Move, Place, Placed, Rules, Setup, Table, Tile, TileSet};
+use pips::service::codec;
 use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rounds::{check_lowest_wins, check_moves, check_round_ends, every_seats_tries};
+use rounds::{
+    check_knowledge, check_lowest_wins, check_moves, check_round_ends, every_seats_tries,
+    history_faults, play_random,
+};
 
 /// No match of this game comes near this many moves.
 const MAX_MOVES: usize = 20_000;
@@ -31,7 +41,9 @@ const MAX_MOVES: usize = 20_000;
 /// The Chicken Foot preset's rules for `players`, varied by `variant`
 /// (bit 0: six hub arms; bit 1: 0-0 counts its pips; bit 2: three rounds).
 fn rules(players: u8, variant: u8) -> Rules {
-    let mut rules = ENGINE_ONLY_PRESETS[0].rules(players, None);
+    let mut rules = preset("chicken_foot")
+        .expect("a preset")
+        .rules(players, None);
     if variant & 1 != 0 {
         rules.hub_arms = 6;
     }
@@ -192,4 +204,175 @@ fn the_digest_commits_to_the_hub_arms() {
         .expect("valid")
         .0;
     assert_ne!(four.digest(), six.digest());
+}
+
+/// Every arm of `foot` with what it grows from and its tiles.
+fn arm_parts(foot: &Foot) -> Vec<(Root, Vec<Placed>)> {
+    (0..foot.arm_count())
+        .filter_map(|arm| u8::try_from(arm).ok())
+        .map(|arm| {
+            (
+                foot.root(arm).unwrap_or(Root::Hub),
+                foot.arm_tiles(arm).collect(),
+            )
+        })
+        .collect()
+}
+
+/// `setup` with its foot rebuilt from `arms` and `waiting`.
+fn with_foot(
+    setup: &Setup,
+    foot: &Foot,
+    arms: Vec<(Root, Vec<Placed>)>,
+    waiting: Option<Waiting>,
+) -> Setup {
+    let mut changed = setup.clone();
+    changed.table = Foot::from_parts(foot.hub().high(), foot.hub_arms(), arms, waiting)
+        .map(|foot| Table::Foot(Box::new(foot)));
+    changed
+}
+
+/// States that differ from `setup` in one way the round's moves refute:
+/// those of any table, and at the foot what waits changed, an arm grown
+/// from elsewhere, a tile turned round on its arm.
+fn faults(setup: &Setup, choose: &mut ChaCha8Rng) -> Vec<Setup> {
+    let mut faulty = history_faults(setup, choose);
+    let Some(Table::Foot(foot)) = &setup.table else {
+        return faulty;
+    };
+    let waiting = match foot.waiting() {
+        Some(_) => None,
+        None => Some(Waiting::Hub),
+    };
+    faulty.push(with_foot(setup, foot, arm_parts(foot), waiting));
+    let mut arms = arm_parts(foot);
+    if let Some(toe) = arms.iter().position(|(root, _)| *root != Root::Hub) {
+        arms[toe].0 = Root::Hub;
+        faulty.push(with_foot(setup, foot, arms, foot.waiting()));
+    } else if arms.len() > 1 {
+        arms[1].0 = Root::Toe(0);
+        faulty.push(with_foot(setup, foot, arms, foot.waiting()));
+    }
+    let mut arms = arm_parts(foot);
+    let turnable = arms
+        .iter_mut()
+        .flat_map(|(_, tiles)| tiles.iter_mut())
+        .find(|p| p.inner != p.outer);
+    if let Some(placed) = turnable {
+        *placed = Placed {
+            inner: placed.outer,
+            outer: placed.inner,
+        };
+        faulty.push(with_foot(setup, foot, arms, foot.waiting()));
+    }
+    faulty
+}
+
+/// The state reads back from both of its wire forms (the readable one
+/// through its JSON too), every view shows the same foot, and a packed
+/// foot said to wait for something else is refused naming what waits.
+fn wire_forms_round_trip(game: &Game, step: usize) -> Result<(), TestCaseError> {
+    let readable = codec::encode_state(game);
+    prop_assert_eq!(readable.format_version, 2);
+    prop_assert!(readable.trains.is_none() && readable.foot.is_some());
+    let json = serde_json::to_string(&readable).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let from_json: proto::GameState =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let decoded = codec::decode_state(Some(&from_json), "state");
+    prop_assert_eq!(decoded.as_ref(), Ok(game), "step {}", step);
+    let packed = codec::encode_packed(game);
+    let unpacked = codec::decode_packed(&packed, "state_token");
+    prop_assert_eq!(unpacked.as_ref(), Ok(game), "step {}", step);
+    if game.outcome().is_none() {
+        let mut other = packed.clone();
+        if let Some(foot) = other.foot.as_mut() {
+            foot.waiting = u32::from(foot.waiting == 0);
+        }
+        let error = codec::decode_packed(&other, "state_token").expect_err("another wait");
+        prop_assert_eq!(error.reason, proto::ErrorReason::FootTableMismatch);
+        prop_assert_eq!(error.field, "state_token.foot.waiting");
+    }
+    for seat in 0..game.players() {
+        let view = game.view(seat).map(codec::encode_view);
+        prop_assert!(view.is_some_and(|v| v.foot == readable.foot));
+    }
+    Ok(())
+}
+
+/// Every state of a Chicken Foot match goes through the checked
+/// constructor and both wire forms unchanged; faulty ones are refused.
+fn states_check(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError> {
+    let rules = rules(players, variant | 4);
+    let (mut game, _) = Game::new("chicken_foot", rules, players, seed)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7f);
+    let mut step = 0usize;
+    loop {
+        let setup = Setup::from(&game);
+        let rebuilt = Game::from_setup(setup.clone());
+        prop_assert_eq!(rebuilt.as_ref(), Ok(&game), "step {}", step);
+        wire_forms_round_trip(&game, step)?;
+        // The foot rebuilt from its parts (as the codecs read it) is the
+        // same state: the faults below differ from it in one way only.
+        if let Some(Table::Foot(foot)) = &setup.table {
+            let same = with_foot(&setup, foot, arm_parts(foot), foot.waiting());
+            let read = Game::from_setup(same);
+            prop_assert_eq!(read.as_ref(), Ok(&game), "step {}", step);
+        }
+        if step % 5 == 0 && game.outcome().is_none() {
+            for faulty in faults(&setup, &mut choose) {
+                prop_assert!(
+                    Game::from_setup(faulty.clone()).is_err(),
+                    "accepted a faulty state: {:?}",
+                    faulty.table
+                );
+            }
+        }
+        if game.outcome().is_some() || step >= MAX_MOVES {
+            break;
+        }
+        play_random(&mut game, &mut choose)?;
+        step += 1;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The checked constructor and the wire forms at every seat count.
+    #[test]
+    fn every_state_is_accepted_and_faults_are_refused(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
+        states_check(players, variant, seed)?;
+    }
+}
+
+/// What each seat knows holds for the true deal, over random matches at
+/// every seat count; every sample finds a deal (a chicken foot has no
+/// chains, so nothing leaves a sample without room).
+#[test]
+fn knowledge_never_rules_out_the_truth() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(16));
+    let result = runner.run(
+        &(2u8..=8, 0u8..8, any::<u64>()),
+        |(players, variant, seed)| {
+            let rules = rules(players, variant | 4);
+            let (mut game, _) = Game::new("chicken_foot", rules, players, seed)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0xc0de);
+            let mut step = 0usize;
+            while game.outcome().is_none() && step < MAX_MOVES {
+                if step % 5 == 0 {
+                    let (_, unsampled) = check_knowledge(&game, &mut choose)?;
+                    prop_assert_eq!(unsampled, 0, "a sample found no deal at step {}", step);
+                }
+                play_random(&mut game, &mut choose)?;
+                step += 1;
+            }
+            Ok(())
+        },
+    );
+    if let Err(error) = result {
+        panic!("{error}");
+    }
 }

@@ -94,6 +94,31 @@ fn golden_match(variant: &str, players: u8) -> String {
             let _ = writeln!(text, "  {id}{marker}: {}", tiles.join(" "));
         }
     }
+    if let Some(foot) = game.foot() {
+        let _ = writeln!(
+            text,
+            "last foot: hub {}, waiting {:?}",
+            foot.hub(),
+            foot.waiting()
+        );
+        for arm in (0..foot.arm_count()).filter_map(|arm| u8::try_from(arm).ok()) {
+            let tiles: Vec<String> = foot
+                .arm_tiles(arm)
+                .map(|p| format!("{}-{}", p.inner, p.outer))
+                .collect();
+            let closed = if foot.ends_in_foot(arm) {
+                " (a foot)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                text,
+                "  arm {arm} from {:?}{closed}: {}",
+                foot.root(arm),
+                tiles.join(" ")
+            );
+        }
+    }
     for seat in 0..game.players() {
         let hand: Vec<String> = game.hand(seat).iter().map(|t| t.to_string()).collect();
         let _ = writeln!(text, "seat {seat} holds: {}", hand.join(" "));

@@ -98,20 +98,25 @@ async fn check_views(client: &mut DominoEngineServiceClient<Channel>, state: &pr
 }
 
 /// A hand-ending answer shows the hand as it finished: the final table and
-/// every seat's tiles, whose pips are the counts given, and the seat that
-/// went out holding none.
-fn check_finished_hands(events: &[proto::Event], players: u32) {
+/// every seat's tiles, whose pips are the counts given (0-0 counting
+/// `double_blank`), and the seat that went out holding none.
+fn check_finished_hands(events: &[proto::Event], players: u32, double_blank: u32) {
     use proto::hand_ended::EndedBy;
     for event in events {
         let Some(proto::event::Kind::HandEnded(ended)) = &event.kind else {
             continue;
         };
-        match &ended.trains {
-            Some(trains) => assert!(
+        match (&ended.trains, &ended.foot) {
+            (Some(trains), None) => assert!(
                 trains.trains.iter().any(|train| !train.tiles.is_empty()),
                 "a round ends with tiles on the trains"
             ),
-            None => {
+            (None, Some(foot)) => assert!(
+                foot.arms.iter().any(|arm| !arm.tiles.is_empty()),
+                "a round ends with tiles on the foot"
+            ),
+            (Some(_), Some(_)) => panic!("a round ends with one table"),
+            (None, None) => {
                 let layout = ended.layout.as_ref().expect("the final table");
                 assert!(layout.lead.is_some(), "a hand ends with tiles down");
             }
@@ -120,7 +125,18 @@ fn check_finished_hands(events: &[proto::Event], players: u32) {
         let pips: Vec<u32> = ended
             .hands
             .iter()
-            .map(|hand| hand.tiles.iter().map(|t| t.a + t.b).sum())
+            .map(|hand| {
+                hand.tiles
+                    .iter()
+                    .map(|t| {
+                        if t.a + t.b == 0 {
+                            double_blank
+                        } else {
+                            t.a + t.b
+                        }
+                    })
+                    .sum()
+            })
             .collect();
         assert_eq!(pips, ended.pips);
         match ended.ended_by {
@@ -164,8 +180,13 @@ async fn play_match(
         if step % 5 == 0 || update.to_act.is_none() {
             check_views(client, &state).await;
         }
+        let double_blank = state
+            .rules
+            .as_ref()
+            .and_then(|rules| rules.double_blank_pips)
+            .unwrap_or(0);
         let Some(to_act) = update.to_act else {
-            check_finished_hands(&update.events, players);
+            check_finished_hands(&update.events, players, double_blank);
             assert!(update.legal_moves.is_empty());
             assert_eq!(state.phase, proto::Phase::MatchOver as i32);
             let ended = update
@@ -175,7 +196,7 @@ async fn play_match(
             assert!(ended, "the last update reports the match's end");
             return;
         };
-        check_finished_hands(&update.events, players);
+        check_finished_hands(&update.events, players, double_blank);
         assert!(!update.legal_moves.is_empty());
         assert!(update.legal_moves.iter().all(|m| m.seat == to_act));
         let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())];
@@ -294,6 +315,7 @@ async fn errors_name_the_reason_and_the_field() {
             tile: Some(other_hand_tile),
             end: proto::End::Unspecified.into(),
             train: None,
+            arm: None,
         })),
     };
     let result = client.play(play(state.clone(), stolen)).await;
@@ -522,6 +544,7 @@ async fn a_train_tables_refusals_name_the_train() {
             tile: first.tile,
             end: end.into(),
             train: owner.map(|owner| proto::TrainRef { owner: Some(owner) }),
+            arm: None,
         })),
     };
     let play = |mv: proto::Move| proto::PlayRequest {

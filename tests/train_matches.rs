@@ -18,12 +18,15 @@ mod rounds;
 
 use pips::proto;
 use pips::rules::presets::preset;
-use pips::rules::{Game, Move, Place, Placed, Rules, Setup, Tile, TileSet, TrainId, Trains};
+use pips::rules::{Game, Move, Place, Placed, Rules, Setup, Table, Tile, TileSet, TrainId, Trains};
 use pips::service::codec;
 use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rounds::{check_lowest_wins, check_moves, check_round_ends, every_seats_tries};
+use rounds::{
+    check_knowledge, check_lowest_wins, check_moves, check_round_ends, every_seats_tries,
+    history_faults, play_random,
+};
 
 /// No match of these games comes near this many moves.
 const MAX_MOVES: usize = 40_000;
@@ -158,41 +161,11 @@ fn knowledge_holds(
     let (mut samples, mut unsampled) = (0u32, 0u32);
     while game.outcome().is_none() && step < MAX_MOVES {
         if step % 7 == 0 {
-            for me in 0..players {
-                let Some(view) = game.view(me) else {
-                    return Err(TestCaseError::fail("no view"));
-                };
-                let knowledge = view.knowledge();
-                for other in (0..players).filter(|&s| s != me) {
-                    let wrong = knowledge.surely_not_held(other).and(game.hand(other));
-                    prop_assert!(
-                        wrong.is_empty(),
-                        "seat {} rules out {:?}, which seat {} holds",
-                        me,
-                        wrong.iter().collect::<Vec<_>>(),
-                        other
-                    );
-                }
-                samples += 1;
-                let Some(sampled) = knowledge.sample(&mut choose) else {
-                    unsampled += 1;
-                    continue;
-                };
-                prop_assert_eq!(sampled.hand(me), game.hand(me));
-                prop_assert_eq!(sampled.trains(), game.trains());
-                prop_assert_eq!(sampled.boneyard_len(), game.boneyard_len());
-                for seat in 0..players {
-                    prop_assert_eq!(sampled.hand(seat).len(), game.hand(seat).len());
-                }
-                if game.to_act() == me {
-                    prop_assert_eq!(sampled.legal_moves(), game.legal_moves());
-                }
-            }
+            let (all, none) = check_knowledge(&game, &mut choose)?;
+            samples += all;
+            unsampled += none;
         }
-        let legal = game.legal_moves();
-        let mv = legal[choose.random_range(0..legal.len())];
-        game.play(mv)
-            .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+        play_random(&mut game, &mut choose)?;
         step += 1;
     }
     let (all, none) = tally.get();
@@ -244,17 +217,14 @@ fn states_check(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError
                 prop_assert!(
                     Game::from_setup(faulty.clone()).is_err(),
                     "accepted a faulty state: {:?}",
-                    faulty.trains
+                    faulty.table
                 );
             }
         }
         if game.outcome().is_some() || step >= MAX_MOVES {
             break;
         }
-        let legal = game.legal_moves();
-        let mv = legal[choose.random_range(0..legal.len())];
-        game.play(mv)
-            .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+        play_random(&mut game, &mut choose)?;
         step += 1;
     }
     Ok(())
@@ -292,41 +262,9 @@ fn wire_forms_round_trip(game: &Game, step: usize) -> Result<(), TestCaseError> 
 
 /// States that differ from `setup` in one way the round's moves refute.
 fn faults(setup: &Setup, choose: &mut ChaCha8Rng) -> Vec<Setup> {
-    let mut faulty = Vec::new();
-    let to_act = setup.to_act;
+    let mut faulty = history_faults(setup, choose);
     let players = setup.players;
-    let mut other = setup.clone();
-    other.to_act = (to_act + 1) % players;
-    faulty.push(other);
-    if let Some(index) = (0..setup.history.len()).find(|&i| setup.history[i].drawn.is_some()) {
-        let mut unnamed = setup.clone();
-        unnamed.history[index].drawn = None;
-        faulty.push(unnamed);
-    }
-    if !setup.history.is_empty() {
-        let index = choose.random_range(0..setup.history.len());
-        let mut altered = setup.clone();
-        let seats = u8::try_from(players).unwrap_or(2);
-        altered.history[index].mv.seat = (altered.history[index].mv.seat + 1) % seats;
-        faulty.push(altered);
-    }
-    if let Some(trains) = &setup.trains {
-        // A train's last tile moved to its placer's hand.
-        if let Some(index) = setup
-            .history
-            .iter()
-            .rposition(|e| matches!(e.mv.action, pips::rules::Action::Play { .. }))
-        {
-            if let pips::rules::Action::Play { tile, .. } = setup.history[index].mv.action {
-                let mut moved = setup.clone();
-                moved.history.truncate(index);
-                let seat = usize::from(setup.history[index].mv.seat);
-                moved.hands[seat].push(tile);
-                // The table still shows the tile: refused (counted twice) or,
-                // once the history no longer places it, by the replay.
-                faulty.push(moved);
-            }
-        }
+    if let Some(Table::Trains(trains)) = &setup.table {
         // A marker turned, and the unsatisfied double moved.
         let parts = |flip: Option<usize>| -> Vec<(Vec<Placed>, bool)> {
             trains
@@ -340,36 +278,36 @@ fn faults(setup: &Setup, choose: &mut ChaCha8Rng) -> Vec<Setup> {
         let public = trains.has_public_train();
         let flip = choose.random_range(0..usize::from(seats));
         let mut turned = setup.clone();
-        turned.trains = Some(Trains::from_parts(
+        turned.table = Some(Table::Trains(Trains::from_parts(
             hub,
             seats,
             public,
             parts(Some(flip)),
             trains.unsatisfied(),
-        ));
+        )));
         faulty.push(turned);
         let mut moved = setup.clone();
         let elsewhere = match trains.unsatisfied() {
             Some(_) => None,
             None => Some(TrainId::Seat(0)),
         };
-        moved.trains = Some(Trains::from_parts(
+        moved.table = Some(Table::Trains(Trains::from_parts(
             hub,
             seats,
             public,
             parts(None),
             elsewhere,
-        ));
+        )));
         faulty.push(moved);
         // The same table read back from its parts is the table.
         let mut same = setup.clone();
-        same.trains = Some(Trains::from_parts(
+        same.table = Some(Table::Trains(Trains::from_parts(
             hub,
             seats,
             public,
             parts(None),
             trains.unsatisfied(),
-        ));
+        )));
         if Game::from_setup(same).is_err() {
             return vec![setup.clone()];
         }

@@ -4,7 +4,7 @@
 //! wire form. The service renders each location as a field path and maps
 //! each variant to its machine-readable reason.
 
-use super::foot::{FootFault, FootPlace};
+use super::foot::{FootFault, FootPlace, Waiting};
 use std::fmt;
 
 use thiserror::Error;
@@ -13,7 +13,7 @@ use super::end::End;
 use super::events::Side;
 use super::layout::Placed;
 use super::moves::Seat;
-use super::options::RulesError;
+use super::options::{RulesError, TableKind};
 use super::place::Place;
 use super::tile::{Tile, TileSet};
 use super::trains::{TrainFault, TrainId};
@@ -62,6 +62,15 @@ pub enum TilePlace {
         /// The tile's position on it.
         index: usize,
     },
+    /// The hub of a chicken foot.
+    FootHub,
+    /// Tile `index` of arm `arm` of a chicken foot.
+    FootArm {
+        /// The arm's position at the table.
+        arm: usize,
+        /// The tile's position on it.
+        index: usize,
+    },
 }
 
 impl fmt::Display for TilePlace {
@@ -75,22 +84,38 @@ impl fmt::Display for TilePlace {
             TilePlace::Drawn { index } => write!(f, "the tile drawn by history move {index}"),
             TilePlace::Hub => write!(f, "the hub"),
             TilePlace::Train { train, index } => write!(f, "tile {index} of train {train}"),
+            TilePlace::FootHub => write!(f, "the hub"),
+            TilePlace::FootArm { arm, index } => write!(f, "tile {index} of arm {arm}"),
         }
     }
 }
 
-/// How a train table's state differs from what its round's moves make of
-/// the round's start.
+/// How the state of a table other than a line (trains, a chicken foot)
+/// differs from what its round's moves make of the round's start.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum TrainTablePart {
-    /// A train table's state has no train table (or a line's state has one,
-    /// or a train table's state has a line).
-    Missing,
+pub enum TablePart {
+    /// The state has not the table its rules play on: a train table's
+    /// state has no trains (or a line), a chicken foot's no foot (or a
+    /// line), a line's a table other than a line.
+    Missing {
+        /// The table the rules play on.
+        rules: TableKind,
+        /// The table other than a line the state holds, if any.
+        found: Option<TableKind>,
+    },
     /// The hub is not the round's, or the trains are not one a seat (and
     /// the Mexican train where it is played).
     Hub {
         /// The round's hub.
         hub: Tile,
+    },
+    /// The chicken foot's hub is not the round's, or does not take the
+    /// rules' number of arms.
+    FootHub {
+        /// The round's hub.
+        hub: Tile,
+        /// The arms it takes.
+        arms: u8,
     },
     /// A draw of the round's history does not name its tile.
     DrawUnnamed {
@@ -142,63 +167,104 @@ pub enum TrainTablePart {
         /// The train whose double the moves left unsatisfied, if any.
         train: Option<TrainId>,
     },
+    /// The chicken foot has not the arms the moves started.
+    ArmCount {
+        /// How many the moves started.
+        arms: usize,
+    },
+    /// An arm of the chicken foot is not what the moves made it: what it
+    /// grows from, or its tiles.
+    Arm {
+        /// The arm's position at the table.
+        arm: usize,
+    },
+    /// What the chicken foot waits for is not what the moves left.
+    Waiting {
+        /// What the moves leave it waiting for, if anything.
+        waiting: Option<Waiting>,
+    },
     /// The outcome of the match is not what the moves make it.
     Outcome,
     /// A finished match's scores are not what its last round adds.
     Scores,
 }
 
-impl fmt::Display for TrainTablePart {
+impl fmt::Display for TablePart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TrainTablePart::Missing => {
-                f.write_str("a train table's state holds the trains (and no line), a line's no trains")
-            }
-            TrainTablePart::Hub { hub } => write!(
+            TablePart::Missing {
+                rules: TableKind::Trains,
+                ..
+            } => f.write_str("a train table's state holds the trains (and no line and no chicken foot)"),
+            TablePart::Missing {
+                rules: TableKind::ChickenFoot,
+                ..
+            } => f.write_str("a chicken foot's state holds the foot (and no line and no trains)"),
+            TablePart::Missing {
+                rules: TableKind::Line,
+                ..
+            } => f.write_str("a line's state holds no trains and no chicken foot"),
+            TablePart::Hub { hub } => write!(
                 f,
                 "this round's hub is {hub}, with a train for every seat (and the Mexican train where it is played)"
             ),
-            TrainTablePart::DrawUnnamed { index } => write!(
+            TablePart::FootHub { hub, arms } => {
+                write!(f, "this round's hub is {hub}, taking {arms} arms")
+            }
+            TablePart::ArmCount { arms } => {
+                write!(f, "the round's moves started {arms} arms")
+            }
+            TablePart::Arm { arm } => write!(
                 f,
-                "history move {index} draws without naming the tile: a train table's state names every tile drawn this round"
+                "arm {arm} does not grow from where the round's moves started it, or does not hold the tiles they placed on it"
             ),
-            TrainTablePart::Move { index, error } => {
+            TablePart::Waiting { waiting: Some(waiting) } => {
+                write!(f, "the round's moves leave {waiting} to be filled first")
+            }
+            TablePart::Waiting { waiting: None } => {
+                f.write_str("the round's moves leave nothing waiting for a new arm")
+            }
+            TablePart::DrawUnnamed { index } => write!(
+                f,
+                "history move {index} draws without naming the tile: the state of a table other than a line names every tile drawn this round"
+            ),
+            TablePart::Move { index, error } => {
                 write!(f, "history move {index} is not legal where it was made: {error}")
             }
-            TrainTablePart::RoundOver { index } => write!(
+            TablePart::RoundOver { index } => write!(
                 f,
                 "the round is over after history move {index}, so the history or the match cannot go on"
             ),
-            TrainTablePart::Hands => {
+            TablePart::Hands => {
                 f.write_str("the hands are not what the round's moves leave from its start")
             }
-            TrainTablePart::Boneyard => {
+            TablePart::Boneyard => {
                 f.write_str("the boneyard is not what the round's moves leave from its start")
             }
-            TrainTablePart::ToAct { seat } => {
+            TablePart::ToAct { seat } => {
                 write!(f, "the round's moves leave seat {seat} to act")
             }
-            TrainTablePart::DrewThisTurn => {
+            TablePart::DrewThisTurn => {
                 f.write_str("drew_this_turn is not what the round's moves say of this turn")
             }
-            TrainTablePart::Tiles { train, .. } => {
+            TablePart::Tiles { train, .. } => {
                 write!(f, "{train} does not hold the tiles the round's moves placed on it")
             }
-            TrainTablePart::Marker { train, up, .. } => write!(
+            TablePart::Marker { train, up, .. } => write!(
                 f,
                 "the round's moves leave the marker of {train} {}",
                 if *up { "up" } else { "down" }
             ),
-            TrainTablePart::Unsatisfied { train: Some(train) } => {
+            TablePart::Unsatisfied { train: Some(train) } => {
                 write!(f, "the round's moves leave the double on {train} unsatisfied")
             }
-            TrainTablePart::Unsatisfied { train: None } => {
+            TablePart::Unsatisfied { train: None } => {
                 f.write_str("the round's moves leave no double unsatisfied")
             }
-            TrainTablePart::Outcome => {
+            TablePart::Outcome => {
                 f.write_str("the match's outcome is not what the round's moves make it")
             }
-            TrainTablePart::Scores => f.write_str(
+            TablePart::Scores => f.write_str(
                 "a finished match's scores are its scores before the last round plus that round's pips",
             ),
         }
@@ -368,9 +434,10 @@ pub enum SetupError {
     /// An option is out of range or the options do not fit together.
     #[error(transparent)]
     Rules(#[from] RulesError),
-    /// A train table that the round's moves do not make.
+    /// A table other than a line (trains, a chicken foot) that the
+    /// round's moves do not make.
     #[error("{0}")]
-    TrainTable(TrainTablePart),
+    Table(TablePart),
     /// The hand number is outside the hands a match may last.
     #[error("hand {hand}: hands are numbered from 1 to {max}")]
     HandNumber {
@@ -626,13 +693,13 @@ pub enum PlayError {
     #[error("drawing is not possible: {0}")]
     CannotDraw(NoDraw),
     /// The move names a place another kind of table has (a train at a
-    /// line, a line's end at a train table).
-    #[error("a tile cannot go {place} at this table: {expected}")]
+    /// line, a line's end at a train table, …).
+    #[error("a tile cannot go {place} at this table: {}", places_of(*table))]
     PlaceNotAtThisTable {
         /// The place named.
         place: Place,
-        /// What this table's moves name instead.
-        expected: &'static str,
+        /// The kind of table the game is played on.
+        table: TableKind,
     },
     /// The tile may not go on that train now.
     #[error("{tile} cannot go on {train}: {fault}")]
@@ -701,4 +768,13 @@ fn missing_tiles(tiles: TileSet, boneyard: usize) -> String {
          every tile must be somewhere (the boneyard holds {boneyard}: is it short?)",
         if count == 1 { "" } else { "s" }
     )
+}
+
+/// What the moves of a `table` name as a tile's place.
+fn places_of(table: TableKind) -> &'static str {
+    match table {
+        TableKind::Line => "name an end of the line (END_UNSPECIFIED for the lead)",
+        TableKind::Trains => "name a train: a seat's, or the Mexican train",
+        TableKind::ChickenFoot => "name an arm of the chicken foot, or a new arm",
+    }
 }

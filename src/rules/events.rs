@@ -3,8 +3,9 @@
 use super::layout::Layout;
 use super::moves::Seat;
 use super::place::Place;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
-use super::trains::{TrainId, Trains};
+use super::trains::TrainId;
 
 /// A side number (a seat, or a partnership).
 pub type Side = u8;
@@ -129,8 +130,9 @@ pub enum Event {
         /// The table as the hand finished (boxed: the other events stay
         /// small).
         layout: Box<Layout>,
-        /// The train table as the round finished, at a train table.
-        trains: Option<Box<Trains>>,
+        /// The table as the round finished, at a game not played on a
+        /// line (trains or a chicken foot).
+        table: Option<Box<Table>>,
         /// The tiles each seat held as the hand finished (public now: they
         /// are turned face up).
         hands: Vec<TileSet>,
@@ -176,6 +178,8 @@ pub enum Event {
     FootCompleted {
         /// Whose tile it was.
         seat: Seat,
+        /// The arm that ends in the completed foot.
+        arm: u8,
     },
     /// A seat ended its opening chain.
     TurnEnded {

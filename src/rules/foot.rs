@@ -147,6 +147,46 @@ impl Foot {
         }
     }
 
+    /// A table from its parts, unchecked (the checked constructor compares
+    /// it with the table the round's moves build): the hub `hub`-`hub`
+    /// taking `hub_arms` arms, each arm in the order started with what it
+    /// grows from and its tiles outward, and what waits. An arm's end shows
+    /// its last tile's outer half (what it grows from while it is empty),
+    /// and it ends in a foot when that tile is a double. `None` when the
+    /// arms or the tiles are more than any round has.
+    #[must_use]
+    pub fn from_parts(
+        hub: u8,
+        hub_arms: u8,
+        arms: Vec<(Root, Vec<Placed>)>,
+        waiting: Option<Waiting>,
+    ) -> Option<Foot> {
+        let mut foot = Foot::new(hub, hub_arms);
+        foot.waiting = waiting;
+        for (index, (root, tiles)) in arms.into_iter().enumerate() {
+            let arm = u8::try_from(index).ok()?;
+            let grows_from = match root {
+                Root::Hub => hub,
+                Root::Toe(parent) => foot
+                    .arms
+                    .get(usize::from(parent))
+                    .map_or(hub, |head| head.open),
+            };
+            let last = tiles.last().copied();
+            for placed in tiles {
+                foot.placed.try_push((arm, placed)).ok()?;
+            }
+            foot.arms
+                .try_push(ArmHead {
+                    root,
+                    open: last.map_or(grows_from, |placed| placed.outer),
+                    foot: last.is_some_and(|placed| placed.tile().is_double()),
+                })
+                .ok()?;
+        }
+        Some(foot)
+    }
+
     /// The same table at its round's start: the hub alone.
     #[must_use]
     pub fn at_start(&self) -> Foot {
@@ -175,6 +215,36 @@ impl Foot {
     #[must_use]
     pub fn root(&self, arm: u8) -> Option<Root> {
         self.arms.get(usize::from(arm)).map(|head| head.root)
+    }
+
+    /// The arms the hub takes before anything else.
+    #[must_use]
+    pub fn hub_arms(&self) -> u8 {
+        self.hub_arms
+    }
+
+    /// Whether arm `arm` ends in a chicken foot (its last tile a double:
+    /// the arm is closed, its toes carry on).
+    #[must_use]
+    pub fn ends_in_foot(&self, arm: u8) -> bool {
+        self.arms
+            .get(usize::from(arm))
+            .is_some_and(|head| head.foot)
+    }
+
+    /// The number a new arm must show and how many more new arms are
+    /// needed while something waits.
+    #[must_use]
+    pub fn waiting_for(&self) -> Option<(u8, u8)> {
+        let waiting = self.waiting?;
+        let (root, wanted) = match waiting {
+            Waiting::Hub => (Root::Hub, self.hub_arms),
+            Waiting::Toes(arm) => (Root::Toe(arm), TOES),
+        };
+        Some((
+            self.waiting_number(waiting),
+            wanted.saturating_sub(self.grown_from(root)),
+        ))
     }
 
     /// The number arm `arm`'s end shows, unless it ends in a foot.

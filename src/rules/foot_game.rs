@@ -9,9 +9,10 @@
 
 use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd};
-use super::foot::{Foot, FootPlace};
+use super::foot::{Foot, FootPlace, Waiting};
 use super::game::Game;
 use super::moves::{Action, Move};
+use super::options::TableKind;
 use super::place::Place;
 use super::table::Table;
 
@@ -43,7 +44,7 @@ impl Game {
                 let Some(at) = place.foot() else {
                     return Err(PlayError::PlaceNotAtThisTable {
                         place,
-                        expected: "name an arm of the chicken foot, or a new arm",
+                        table: TableKind::ChickenFoot,
                     });
                 };
                 match foot.fault(tile, at) {
@@ -81,15 +82,26 @@ impl Game {
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
+                // The event names the arm a new arm's tile started, and
+                // the foot a toe completes.
+                let started = u8::try_from(foot.arm_count()).unwrap_or(u8::MAX);
+                let toes_of = match foot.waiting() {
+                    Some(Waiting::Toes(arm)) => arm,
+                    Some(Waiting::Hub) | None => 0,
+                };
                 let placed = foot.place(tile, at);
+                let went = match at {
+                    FootPlace::NewArm => Place::at_foot(FootPlace::Arm(started)),
+                    FootPlace::Arm(_) => place,
+                };
                 sink.record(|| Event::TilePlayed {
                     seat,
                     tile,
-                    place,
+                    place: went,
                     ends_total: 0,
                 });
                 if placed.foot_completed {
-                    sink.record(|| Event::FootCompleted { seat });
+                    sink.record(|| Event::FootCompleted { seat, arm: toes_of });
                 }
                 self.table = Some(Table::Foot(foot));
                 if self.hand(seat).is_empty() {
@@ -127,7 +139,7 @@ mod tests {
     use super::*;
     use crate::rules::events::Outcome;
     use crate::rules::foot::Waiting;
-    use crate::rules::presets::ENGINE_ONLY_PRESETS;
+    use crate::rules::presets::preset;
     use crate::rules::tile::Tile;
 
     fn t(a: u8, b: u8) -> Tile {
@@ -139,7 +151,7 @@ mod tests {
     /// owe its toes, and a seat that cannot place draws one, then passes.
     #[test]
     fn the_hub_and_a_foot_are_filled_first() {
-        let rules = ENGINE_ONLY_PRESETS[0].rules(2, None);
+        let rules = preset("chicken_foot").expect("a preset").rules(2, None);
         let (mut game, _) = Game::new("chicken_foot", rules, 2, 1).expect("valid");
         assert!(matches!(&game.table, Some(Table::Foot(_))));
         game.hands[0] = [t(9, 5), t(9, 3), t(5, 5), t(5, 2), t(0, 0)]
@@ -202,7 +214,7 @@ mod tests {
     /// 0-0 left in a hand counts 50 at the round's end.
     #[test]
     fn a_blank_double_left_counts_fifty() {
-        let rules = ENGINE_ONLY_PRESETS[0].rules(2, None);
+        let rules = preset("chicken_foot").expect("a preset").rules(2, None);
         let (mut game, _) = Game::new("chicken_foot", rules, 2, 3).expect("valid");
         game.hands[0] = [t(9, 4)].into_iter().collect();
         game.hands[1] = [t(0, 0), t(2, 1)].into_iter().collect();

@@ -9,8 +9,8 @@ use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::foot::Foot;
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
-use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError};
-use super::place::Place;
+use super::options::{DrawRule, InPlayScoring, NextLeadRule, Rules, RulesError, TableKind};
+use super::place::{Place, PlaceKind};
 use super::record::MatchDigest;
 use super::scoring::in_play_points;
 use super::table::Table;
@@ -523,10 +523,10 @@ impl Game {
         let can_place = !self.line_placeable(hand).is_empty();
         match mv.action {
             Action::Play { tile, place } => {
-                if place.train().is_some() {
+                if matches!(place.kind(), PlaceKind::Train(_) | PlaceKind::Foot(_)) {
                     return Err(PlayError::PlaceNotAtThisTable {
                         place,
-                        expected: "name an end of the line (END_UNSPECIFIED for the lead)",
+                        table: TableKind::Line,
                     });
                 }
                 match (place.end(), self.layout.is_empty()) {

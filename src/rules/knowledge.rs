@@ -26,6 +26,7 @@ use rand::seq::SliceRandom;
 
 use super::deal::{MAX_SEATS, forced_lead_for};
 use super::end::End;
+use super::foot::{Foot, FootPlace};
 use super::game::{Game, HistoryEntry};
 use super::layout::Layout;
 use super::moves::{Action, Seat};
@@ -136,11 +137,10 @@ impl<'a> Knowledge<'a> {
             })
         );
         let complete = match &game.table {
-            // Every tile on the trains was placed in the history.
+            // Every tile on the trains or the foot was placed in the
+            // history.
             Some(Table::Trains(trains)) => plays == trains.len(),
-            // What a seat learns at a chicken foot is not followed yet: it
-            // knows the table, its hand and the others' hand sizes.
-            Some(Table::Foot(_)) => false,
+            Some(Table::Foot(foot)) => plays == foot.len(),
             None => {
                 (history.is_empty() && game.layout().is_empty())
                     || (starts_at_lead && plays == game.layout().len())
@@ -195,8 +195,10 @@ impl<'a> Knowledge<'a> {
         let geometry = rules.geometry();
         let connect = rules.connect;
         let mut layout = Layout::with_capacity(on_table.len() as usize);
-        // At a train table, the trains as the round's moves built them.
+        // At a train table or a chicken foot, the table as the round's
+        // moves built it.
         let mut table = game.trains().map(Trains::at_start);
+        let mut foot = game.foot().map(Foot::at_start);
         let mut held: [Vec<usize>; MAX_SEATS] = knowledge.dealt.clone();
         // The seat's own tiles at the start: those it holds or played, but
         // not those it drew.
@@ -222,6 +224,10 @@ impl<'a> Knowledge<'a> {
                         };
                         let slot = slots.remove(at);
                         knowledge.slots[slot].tile = Some(tile);
+                    }
+                    if let Some(foot) = &mut foot {
+                        foot.place(tile, place.foot().unwrap_or(FootPlace::NewArm));
+                        continue;
                     }
                     let Some(table) = &mut table else {
                         layout.place(tile, place.end(), geometry);
@@ -267,9 +273,10 @@ impl<'a> Knowledge<'a> {
                 Action::Draw | Action::Pass => {
                     if other {
                         // What the seat could have placed: it held none.
-                        let fitting = match &table {
-                            Some(table) => table.fitting(seat, false),
-                            None => End::ALL
+                        let fitting = match (&table, &foot) {
+                            (Some(table), _) => table.fitting(seat, false),
+                            (None, Some(foot)) => foot.fitting(),
+                            (None, None) => End::ALL
                                 .into_iter()
                                 .filter_map(|end| layout.open_end(end))
                                 .fold(TileSet::EMPTY, |set, pips| set.or(connect.fitting(pips))),

@@ -10,9 +10,15 @@
 //! - [`layout`]: the tiles on the table and their open ends.
 //! - [`train_game`]: how a turn goes at a train table: the opening
 //!   chain, a double's placer acting again, one draw a turn.
-//! - [`train_setup`]: the checked constructor's steps for a train table.
 //! - [`trains`]: the train table of Mexican Train: a hub, a train per
 //!   seat and the Mexican train, markers, the unsatisfied double.
+//! - [`foot`]: the table of Chicken Foot: a hub taking its arms first,
+//!   arms open to all, a double at an arm's end waiting for three toes.
+//! - [`foot_game`]: how a turn goes at a chicken foot.
+//! - [`table`]: a game's table when it is not a line ([`Table`]: trains
+//!   or a chicken foot), and the questions the engine asks of either.
+//! - [`table_setup`]: the checked constructor's steps for a table that is
+//!   not a line: the round rebuilt from its history.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
 //! - [`deal`]: seeded, reproducible dealing and forced leads.
 //! - [`hand_rng`]: the generator a hand is dealt from ([`HandRng`]).
@@ -51,18 +57,19 @@ pub mod scoring;
 pub mod settle;
 pub mod setup;
 pub mod table;
+pub mod table_setup;
 pub mod tile;
 pub mod train_game;
-pub mod train_setup;
 pub mod trains;
 pub mod view;
 
 pub use connect::Connect;
 pub use end::{ByEnd, End};
 pub use errors::{
-    LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TilePlace, TrainTablePart,
+    LayoutError, LayoutPlace, NoDraw, PlayError, SeatRole, SetupError, TablePart, TilePlace,
 };
 pub use events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
+pub use foot::{Foot, FootPlace, Root, Waiting};
 pub use game::{Game, HistoryEntry, Report};
 pub use hand_rng::HandRng;
 pub use knowledge::Knowledge;
@@ -75,6 +82,7 @@ pub use options::{
 pub use place::{Place, PlaceKind};
 pub use record::MatchDigest;
 pub use setup::Setup;
+pub use table::Table;
 pub use tile::{Tile, TileSet};
 pub use trains::{Train, TrainId, Trains};
 pub use view::View;

@@ -595,8 +595,9 @@ impl Rules {
                 "each seat must be dealt at least one tile",
             ));
         }
-        // A train table's hub is taken out of the set before the deal.
-        let tiles = self.tile_set().len() - u32::from(self.table == TableKind::Trains);
+        // A hub (trains, a chicken foot) is taken out of the set before
+        // the deal.
+        let tiles = self.tile_set().len() - u32::from(self.table != TableKind::Line);
         let needed =
             u32::from(self.hand_size) * u32::from(players) + u32::from(self.boneyard_reserve);
         if needed > tiles {
@@ -817,6 +818,24 @@ mod tests {
             rules.validate(4).map_err(|e| e.option),
             Err(RuleOption::HandSize)
         );
+
+        // A hub is out of the set before the deal: double-six less 6-6
+        // leaves 27 tiles, too few for seven hands of four.
+        for id in ["mexican_train", "chicken_foot"] {
+            let mut rules = crate::rules::presets::preset(id)
+                .expect("a preset")
+                .rules(7, None);
+            rules.max_pip = 6;
+            rules.rounds = 7;
+            rules.hand_size = 4;
+            assert_eq!(
+                rules.validate(7).map_err(|e| e.option),
+                Err(RuleOption::HandSize),
+                "{id}"
+            );
+            rules.hand_size = 3;
+            assert_eq!(rules.validate(7), Ok(()), "{id}");
+        }
 
         let mut rules = muggins(2);
         rules.match_end = MatchEnd::SingleHand;

@@ -143,24 +143,6 @@ const CHICKEN_FOOT: Rules = Rules {
     ..MEXICAN_TRAIN
 };
 
-/// The games the rules engine plays whose states the service does not
-/// read yet (their wire form comes with their checked constructor; see
-/// docs/design/train-table.md). They join [`PRESETS`] then.
-pub static ENGINE_ONLY_PRESETS: &[Preset] = &[Preset {
-    id: "chicken_foot",
-    title: "Chicken Foot",
-    description: "A hub double taking four arms first; a double at an arm's end is a \
-                  chicken foot that takes three toes before anything else; \
-                  10 rounds, 0-0 left in a hand counts 50, lowest score wins.",
-    source: "docs/design/train-table.md; pagat.com, \"Chicken Foot\"; Wikipedia, \"Chicken foot (game)\"",
-    players: 2..=8,
-    partnerships: PartnershipDefault::Never,
-    hand_sizes: [21, 14, 11, 8, 7, 6, 5],
-    target_two_sides: 0,
-    target_more_sides: 0,
-    base: CHICKEN_FOOT,
-}];
-
 /// Muggins ("Viitoset"), the headline game.
 const MUGGINS: Rules = Rules {
     in_play_scoring: InPlayScoring::FivesFace,
@@ -484,6 +466,20 @@ pub static PRESETS: &[Preset] = &[
         target_more_sides: 0,
         base: MEXICAN_TRAIN,
     },
+    Preset {
+        id: "chicken_foot",
+        title: "Chicken Foot",
+        description: "A hub double taking four arms first; a double at an arm's end is a \
+                  chicken foot that takes three toes before anything else; \
+                  10 rounds, 0-0 left in a hand counts 50, lowest score wins.",
+        source: "docs/rules.md#chicken_foot; published: pagat.com, \"Chicken Foot\"; Wikipedia, \"Chicken foot (game)\"; the Puremco and Cardinal set inserts",
+        players: 2..=8,
+        partnerships: PartnershipDefault::Never,
+        hand_sizes: [21, 14, 11, 8, 7, 6, 5],
+        target_two_sides: 0,
+        target_more_sides: 0,
+        base: CHICKEN_FOOT,
+    },
 ];
 
 /// The preset with id `id`.
@@ -532,7 +528,7 @@ mod tests {
 
     #[test]
     fn every_preset_is_valid_for_every_allowed_table() {
-        for preset in PRESETS.iter().chain(ENGINE_ONLY_PRESETS) {
+        for preset in PRESETS {
             for players in preset.players.clone() {
                 let rules = preset.rules(players, None);
                 assert_eq!(rules.validate(players), Ok(()), "{} {players}p", preset.id);

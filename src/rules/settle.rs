@@ -316,7 +316,7 @@ impl Game {
                 .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
             layout: Box::new(self.layout.clone()),
-            trains: self.trains().cloned().map(Box::new),
+            table: self.table.clone().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {

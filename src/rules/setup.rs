@@ -3,16 +3,16 @@
 
 use super::deal::{MAX_SEATS, forced_lead_for, hand_key};
 use super::end::{ByEnd, End};
-use super::errors::{SeatRole, SetupError, TilePlace, TrainTablePart};
+use super::errors::{SeatRole, SetupError, TablePart, TilePlace};
 use super::events::Outcome;
 use super::game::{Game, HistoryEntry, MAX_HANDS};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
-use super::options::{DrawRule, LeadRule, MIN_PLAYERS, RuleOption, Rules, RulesError, TableKind};
+use super::options::{DrawRule, LeadRule, MIN_PLAYERS, Rules, TableKind};
 use super::record::MatchDigest;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::TurnState;
-use super::trains::Trains;
 
 /// A state as a client sent it: nothing here has been checked. Seats are
 /// kept as the wire's `u32` so that an out-of-range seat can be reported.
@@ -61,9 +61,10 @@ pub struct Setup {
     /// The running digest of the match's moves (carried, not checked: the
     /// earlier hands it vouches for are not in the state).
     pub digest: MatchDigest,
-    /// The train table, at a train game (checked against the round's
-    /// moves; a line's state has none).
-    pub trains: Option<Trains>,
+    /// The table, at a game not played on a line: the trains or the
+    /// chicken foot (checked against the round's moves; a line's state has
+    /// none).
+    pub table: Option<Table>,
 }
 
 impl From<&Game> for Setup {
@@ -93,7 +94,7 @@ impl From<&Game> for Setup {
             outcome: game.outcome(),
             history: game.history().to_vec(),
             digest: game.digest(),
-            trains: game.trains().cloned(),
+            table: game.table.clone(),
         }
     }
 }
@@ -158,25 +159,28 @@ impl Game {
         let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
-        if setup.rules.table == TableKind::ChickenFoot {
-            return Err(SetupError::Rules(RulesError::new(
-                RuleOption::Table,
-                "a chicken foot's states are not read yet: its games are played in-process only",
-            )));
-        }
-        let trains = setup.rules.table == TableKind::Trains;
+        let kind = setup.rules.table;
         let has_line = setup.lead.is_some()
             || setup.spinner.is_some()
             || arms_of(&setup).iter().any(|(_, arm)| !arm.is_empty());
-        if trains == setup.trains.is_none()
-            || (trains && (has_line || setup.required_lead.is_some()))
-        {
-            return Err(SetupError::TrainTable(TrainTablePart::Missing));
+        let table_fits = match (&setup.table, kind) {
+            (None, TableKind::Line) => true,
+            (Some(Table::Trains(_)), TableKind::Trains)
+            | (Some(Table::Foot(_)), TableKind::ChickenFoot) => {
+                !has_line && setup.required_lead.is_none()
+            }
+            (Some(_) | None, _) => false,
+        };
+        if !table_fits {
+            return Err(SetupError::Table(TablePart::Missing {
+                rules: kind,
+                found: setup.table.as_ref().map(Table::kind),
+            }));
         }
         let hands = take_census(&setup)?;
-        if trains {
+        if kind != TableKind::Line {
             let seats = check_seats(&setup, players)?;
-            return Game::from_train_setup(setup, players, hands, seats);
+            return Game::from_table_setup(setup, players, hands, seats);
         }
         let layout = assemble_layout(&mut setup)?;
         let (to_act, hand_leader) = check_seats(&setup, players)?;
@@ -337,13 +341,25 @@ fn take_census(setup: &Setup) -> Result<[TileSet; MAX_SEATS], SetupError> {
     if let Some(lead) = setup.lead {
         census.count(lead, || TilePlace::Lead)?;
     }
-    if let Some(trains) = &setup.trains {
-        census.count(trains.hub(), || TilePlace::Hub)?;
-        for (train, (_, on)) in trains.trains().enumerate() {
-            for (index, placed) in on.tiles().iter().enumerate() {
-                census.count(placed.tile(), || TilePlace::Train { train, index })?;
+    match &setup.table {
+        Some(Table::Trains(trains)) => {
+            census.count(trains.hub(), || TilePlace::Hub)?;
+            for (train, (_, on)) in trains.trains().enumerate() {
+                for (index, placed) in on.tiles().iter().enumerate() {
+                    census.count(placed.tile(), || TilePlace::Train { train, index })?;
+                }
             }
         }
+        Some(Table::Foot(foot)) => {
+            census.count(foot.hub(), || TilePlace::FootHub)?;
+            for arm in 0..foot.arm_count() {
+                let tiles = foot.arm_tiles(u8::try_from(arm).unwrap_or(u8::MAX));
+                for (index, placed) in tiles.enumerate() {
+                    census.count(placed.tile(), || TilePlace::FootArm { arm, index })?;
+                }
+            }
+        }
+        None => {}
     }
     for (end, arm) in arms_of(setup).iter() {
         for (index, placed) in arm.iter().enumerate() {

@@ -52,6 +52,15 @@ impl Table {
         }
     }
 
+    /// Its kind.
+    #[must_use]
+    pub fn kind(&self) -> TableKind {
+        match self {
+            Table::Trains(_) => TableKind::Trains,
+            Table::Foot(_) => TableKind::ChickenFoot,
+        }
+    }
+
     /// Every tile on the table, the hub included.
     #[must_use]
     pub fn tiles(&self) -> TileSet {

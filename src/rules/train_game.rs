@@ -14,6 +14,7 @@ use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd};
 use super::game::Game;
 use super::moves::{Action, Move, Seat};
+use super::options::TableKind;
 use super::place::Place;
 use super::table::Table;
 use super::tile::{Tile, TileSet};
@@ -169,7 +170,7 @@ impl Game {
                 let Some(train) = place.train() else {
                     return Err(PlayError::PlaceNotAtThisTable {
                         place,
-                        expected: "name a train: a seat's, or the Mexican train",
+                        table: TableKind::Trains,
                     });
                 };
                 let fault = if self.in_open_chain(trains) && train != TrainId::Seat(seat) {

@@ -6,6 +6,7 @@
 
 use super::end::End;
 use super::events::{Event, Outcome, Side};
+use super::foot::Foot;
 use super::game::{Game, HistoryEntry};
 use super::layout::Layout;
 use super::moves::{Move, Seat};
@@ -115,6 +116,13 @@ impl<'a> View<'a> {
     #[must_use]
     pub fn trains(&self) -> Option<&'a Trains> {
         self.game.trains()
+    }
+
+    /// The chicken foot, at a Chicken Foot game: every arm and what waits
+    /// are public.
+    #[must_use]
+    pub fn foot(&self) -> Option<&'a Foot> {
+        self.game.foot()
     }
 
     /// How the turn stands at a train table (public: the moves so far

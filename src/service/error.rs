@@ -11,11 +11,11 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::proto::{ErrorReason, HttpError};
-use crate::rules::errors::TrainTablePart;
+use crate::rules::errors::TablePart;
 use crate::rules::foot::FootFault;
 use crate::rules::trains::TrainFault;
 use crate::rules::{
-    LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TilePlace,
+    LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TableKind, TilePlace,
 };
 
 /// Marks an HTTP answer that is a refusal with its gRPC code, for the
@@ -154,7 +154,7 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead
         | SetupError::Blocked => ErrorReason::InconsistentState,
-        SetupError::TrainTable(part) => train_table_reason(*part),
+        SetupError::Table(part) => table_reason(*part),
     }
 }
 
@@ -193,50 +193,73 @@ fn setup_field(error: &SetupError) -> String {
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead => "required_lead".to_owned(),
         SetupError::Blocked => "layout".to_owned(),
-        // Train tables are not on the wire yet; their fields come with it.
-        SetupError::TrainTable(part) => train_table_field(*part),
+        SetupError::Table(part) => table_field(*part),
     }
 }
 
-/// The reason a train table's state is refused for: its table, or the
-/// round around it.
-fn train_table_reason(part: TrainTablePart) -> ErrorReason {
+/// The reason the state of a table with a hub is refused for: its table,
+/// or the round around it.
+fn table_reason(part: TablePart) -> ErrorReason {
     match part {
-        TrainTablePart::Missing
-        | TrainTablePart::Hub { .. }
-        | TrainTablePart::Tiles { .. }
-        | TrainTablePart::Marker { .. }
-        | TrainTablePart::Unsatisfied { .. } => ErrorReason::TrainTableMismatch,
-        TrainTablePart::DrawUnnamed { .. }
-        | TrainTablePart::Move { .. }
-        | TrainTablePart::RoundOver { .. }
-        | TrainTablePart::Hands
-        | TrainTablePart::Boneyard
-        | TrainTablePart::ToAct { .. }
-        | TrainTablePart::DrewThisTurn
-        | TrainTablePart::Outcome
-        | TrainTablePart::Scores => ErrorReason::InconsistentState,
+        TablePart::Missing {
+            rules: TableKind::ChickenFoot,
+            ..
+        }
+        | TablePart::Missing {
+            found: Some(TableKind::ChickenFoot),
+            ..
+        }
+        | TablePart::FootHub { .. }
+        | TablePart::ArmCount { .. }
+        | TablePart::Arm { .. }
+        | TablePart::Waiting { .. } => ErrorReason::FootTableMismatch,
+        TablePart::Missing { .. }
+        | TablePart::Hub { .. }
+        | TablePart::Tiles { .. }
+        | TablePart::Marker { .. }
+        | TablePart::Unsatisfied { .. } => ErrorReason::TrainTableMismatch,
+        TablePart::DrawUnnamed { .. }
+        | TablePart::Move { .. }
+        | TablePart::RoundOver { .. }
+        | TablePart::Hands
+        | TablePart::Boneyard
+        | TablePart::ToAct { .. }
+        | TablePart::DrewThisTurn
+        | TablePart::Outcome
+        | TablePart::Scores => ErrorReason::InconsistentState,
     }
 }
 
-/// The field of a train table's state at fault.
-fn train_table_field(part: TrainTablePart) -> String {
+/// The field of the state of a table with a hub at fault.
+fn table_field(part: TablePart) -> String {
     match part {
-        TrainTablePart::Missing => "trains".to_owned(),
-        TrainTablePart::Hub { .. } => "trains.hub".to_owned(),
-        TrainTablePart::Tiles { index, .. } => format!("trains.trains[{index}].tiles"),
-        TrainTablePart::Marker { index, .. } => format!("trains.trains[{index}].marker"),
-        TrainTablePart::Unsatisfied { .. } => "trains.unsatisfied".to_owned(),
-        TrainTablePart::DrawUnnamed { index } => format!("history[{index}].draw.tile"),
-        TrainTablePart::Move { index, .. } | TrainTablePart::RoundOver { index } => {
+        TablePart::Missing {
+            found: Some(TableKind::ChickenFoot),
+            ..
+        }
+        | TablePart::Missing {
+            rules: TableKind::ChickenFoot,
+            found: None,
+        } => "foot".to_owned(),
+        TablePart::Missing { .. } => "trains".to_owned(),
+        TablePart::FootHub { .. } => "foot.hub".to_owned(),
+        TablePart::ArmCount { .. } => "foot.arms".to_owned(),
+        TablePart::Arm { arm } => format!("foot.arms[{arm}]"),
+        TablePart::Waiting { .. } => "foot.waiting".to_owned(),
+        TablePart::Hub { .. } => "trains.hub".to_owned(),
+        TablePart::Tiles { index, .. } => format!("trains.trains[{index}].tiles"),
+        TablePart::Marker { index, .. } => format!("trains.trains[{index}].marker"),
+        TablePart::Unsatisfied { .. } => "trains.unsatisfied".to_owned(),
+        TablePart::DrawUnnamed { index } => format!("history[{index}].draw.tile"),
+        TablePart::Move { index, .. } | TablePart::RoundOver { index } => {
             format!("history[{index}]")
         }
-        TrainTablePart::Hands => "hands".to_owned(),
-        TrainTablePart::Boneyard => "boneyard".to_owned(),
-        TrainTablePart::ToAct { .. } => "to_act".to_owned(),
-        TrainTablePart::DrewThisTurn => "drew_this_turn".to_owned(),
-        TrainTablePart::Outcome => "result".to_owned(),
-        TrainTablePart::Scores => "scores".to_owned(),
+        TablePart::Hands => "hands".to_owned(),
+        TablePart::Boneyard => "boneyard".to_owned(),
+        TablePart::ToAct { .. } => "to_act".to_owned(),
+        TablePart::DrewThisTurn => "drew_this_turn".to_owned(),
+        TablePart::Outcome => "result".to_owned(),
+        TablePart::Scores => "scores".to_owned(),
     }
 }
 
@@ -251,6 +274,8 @@ fn tile_field(at: TilePlace) -> String {
         TilePlace::Drawn { index } => format!("history[{index}].draw.tile"),
         TilePlace::Hub => "trains.hub".to_owned(),
         TilePlace::Train { train, index } => format!("trains.trains[{train}].tiles[{index}]"),
+        TilePlace::FootHub => "foot.hub".to_owned(),
+        TilePlace::FootArm { arm, index } => format!("foot.arms[{arm}].tiles[{index}]"),
     }
 }
 
@@ -289,14 +314,12 @@ fn play_reason(error: PlayError) -> ErrorReason {
             TrainFault::OutsideChain => ErrorReason::OutsideChain,
         },
         PlayError::NoTurnToEnd { .. } => ErrorReason::NoTurnToEnd,
-        // A chicken foot is not on the wire yet (the service never holds
-        // one); its refusals get reasons of their own with its contract.
         PlayError::Foot { fault, .. } => match fault {
             FootFault::DoesNotMatch(_) => ErrorReason::DoesNotMatchEnd,
-            FootFault::NoSuchArm
-            | FootFault::Waiting(_)
-            | FootFault::NothingWaits
-            | FootFault::EndsInFoot => ErrorReason::EndNotOpen,
+            FootFault::NoSuchArm => ErrorReason::NoSuchArm,
+            FootFault::EndsInFoot => ErrorReason::ArmClosed,
+            FootFault::Waiting(_) => ErrorReason::FootWaiting,
+            FootFault::NothingWaits => ErrorReason::NothingWaits,
         },
     }
 }
@@ -313,9 +336,21 @@ fn play_field(error: PlayError) -> &'static str {
         | PlayError::EndNotOpen { .. }
         | PlayError::LeadHasNoEnd
         | PlayError::EndRequired => "move.play.end",
-        PlayError::PlaceNotAtThisTable { .. } | PlayError::Train { .. } => "move.play.train",
+        PlayError::PlaceNotAtThisTable {
+            table: TableKind::Line,
+            ..
+        } => "move.play.end",
+        PlayError::PlaceNotAtThisTable {
+            table: TableKind::Trains,
+            ..
+        }
+        | PlayError::Train { .. } => "move.play.train",
         PlayError::NoTurnToEnd { .. } => "move.end_turn",
-        PlayError::Foot { .. } => "move.play",
+        PlayError::PlaceNotAtThisTable {
+            table: TableKind::ChickenFoot,
+            ..
+        }
+        | PlayError::Foot { .. } => "move.play.arm",
         PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
         PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
     }

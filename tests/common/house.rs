@@ -19,8 +19,8 @@ pub fn pick<T: Copy>(rng: &mut impl Rng, values: &[T]) -> T {
 /// value of its range.
 pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
     let preset = &PRESETS[rng.random_range(0..PRESETS.len())];
-    if preset.rules(2, None).table == TableKind::Trains {
-        return train_house_rules(preset.id, preset.rules(2, None), rng);
+    if preset.rules(2, None).table != TableKind::Line {
+        return hub_house_rules(preset.id, preset.rules(2, None), rng);
     }
     let players = rng.random_range(2..=4u8);
     let mut rules = preset.rules(players, None);
@@ -147,11 +147,12 @@ pub fn house_rules(rng: &mut ChaCha8Rng) -> (&'static str, Rules, u8) {
     (preset.id, rules, players)
 }
 
-/// A train table's house rules: its own options (the set, the hand, the
-/// rounds, the Mexican train, the opening chain, what 0-0 counts) varied,
-/// at 2 to 8 seats; now and then a line's option that it cannot be played
-/// with, which must be refused.
-fn train_house_rules(
+/// The house rules of a table with a hub: its own options (the set, the
+/// hand, the rounds, what 0-0 counts; at trains the Mexican train and the
+/// opening chain, at a chicken foot the hub's arms) varied, at 2 to 8
+/// seats; now and then an option it cannot be played with (a line's, the
+/// other hub table's, five hub arms), which must be refused.
+fn hub_house_rules(
     variant: &'static str,
     mut rules: Rules,
     rng: &mut ChaCha8Rng,
@@ -167,9 +168,14 @@ fn train_house_rules(
     maybe!(max_pip = pick(rng, &[6, 9, 12]));
     rules.hand_size = rng.random_range(1..=15);
     maybe!(rounds = rng.random_range(0..=14));
-    maybe!(public_train = rng.random_bool(0.5));
-    maybe!(opening_chain = rng.random_bool(0.5));
     maybe!(double_blank_pips = pick(rng, &[0, 25, 50]));
+    if rules.table == TableKind::Trains || rng.random_bool(0.1) {
+        maybe!(public_train = rng.random_bool(0.5));
+        maybe!(opening_chain = rng.random_bool(0.5));
+    }
+    if rules.table == TableKind::ChickenFoot {
+        maybe!(hub_arms = pick(rng, &[4, 4, 6, 6, 5]));
+    }
     if rng.random_bool(0.1) {
         rules.partnerships = true;
     }

@@ -2,8 +2,10 @@
 //! hub (the train games and Chicken Foot): what a round's end adds to each
 //! seat, and how the match ends.
 
-use pips::rules::{Event, Game, Move, Outcome, Place, Report, Rules, Tile};
+use pips::rules::{Action, Event, Game, Move, Outcome, Place, Report, Rules, Setup, Tile};
 use proptest::prelude::*;
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
 
 /// At each round's end in `report`, every seat's pips and score change are
 /// the pips left in its hand (0-0 counting its own worth); how many rounds
@@ -95,4 +97,94 @@ pub fn every_seats_tries(game: &Game, places: &[Place]) -> Vec<Move> {
         moves.push(Move::end_turn(seat));
     }
     moves
+}
+
+/// States that differ from `setup` in one way the round's moves refute,
+/// whatever the table: another seat to act, a draw that does not name its
+/// tile, a history move made by another seat, the last tile placed moved
+/// back to its placer's hand (the table still shows it: refused as counted
+/// twice or, once the history no longer places it, by the replay).
+pub fn history_faults(setup: &Setup, choose: &mut ChaCha8Rng) -> Vec<Setup> {
+    let mut faulty = Vec::new();
+    let players = setup.players;
+    let mut other = setup.clone();
+    other.to_act = (setup.to_act + 1) % players;
+    faulty.push(other);
+    if let Some(index) = (0..setup.history.len()).find(|&i| setup.history[i].drawn.is_some()) {
+        let mut unnamed = setup.clone();
+        unnamed.history[index].drawn = None;
+        faulty.push(unnamed);
+    }
+    if !setup.history.is_empty() {
+        let index = choose.random_range(0..setup.history.len());
+        let mut altered = setup.clone();
+        let seats = u8::try_from(players).unwrap_or(2);
+        altered.history[index].mv.seat = (altered.history[index].mv.seat + 1) % seats;
+        faulty.push(altered);
+    }
+    let last_play = setup
+        .history
+        .iter()
+        .rposition(|e| matches!(e.mv.action, Action::Play { .. }));
+    if let Some(index) = last_play
+        && let Action::Play { tile, .. } = setup.history[index].mv.action
+    {
+        let mut moved = setup.clone();
+        moved.history.truncate(index);
+        let seat = usize::from(setup.history[index].mv.seat);
+        moved.hands[seat].push(tile);
+        faulty.push(moved);
+    }
+    faulty
+}
+
+/// What every seat knows of `game` holds for the true deal: no tile
+/// another seat holds is among those it surely does not hold (draws and
+/// passes said what it lacked), and a sampled deal keeps everything the
+/// seat sees: its hand, the table, the hand sizes, its legal moves. How
+/// many samples were drawn, and how many found no deal.
+pub fn check_knowledge(game: &Game, choose: &mut ChaCha8Rng) -> Result<(u32, u32), TestCaseError> {
+    let players = game.players();
+    let (mut samples, mut unsampled) = (0, 0);
+    for me in 0..players {
+        let Some(view) = game.view(me) else {
+            return Err(TestCaseError::fail("no view"));
+        };
+        let knowledge = view.knowledge();
+        for other in (0..players).filter(|&s| s != me) {
+            let wrong = knowledge.surely_not_held(other).and(game.hand(other));
+            prop_assert!(
+                wrong.is_empty(),
+                "seat {} rules out {:?}, which seat {} holds",
+                me,
+                wrong.iter().collect::<Vec<_>>(),
+                other
+            );
+        }
+        samples += 1;
+        let Some(sampled) = knowledge.sample(choose) else {
+            unsampled += 1;
+            continue;
+        };
+        prop_assert_eq!(sampled.hand(me), game.hand(me));
+        prop_assert_eq!(sampled.trains(), game.trains());
+        prop_assert_eq!(sampled.foot(), game.foot());
+        prop_assert_eq!(sampled.boneyard_len(), game.boneyard_len());
+        for seat in 0..players {
+            prop_assert_eq!(sampled.hand(seat).len(), game.hand(seat).len());
+        }
+        if game.to_act() == me {
+            prop_assert_eq!(sampled.legal_moves(), game.legal_moves());
+        }
+    }
+    Ok((samples, unsampled))
+}
+
+/// Plays one of the legal moves of `game`, chosen by `choose`.
+pub fn play_random(game: &mut Game, choose: &mut ChaCha8Rng) -> Result<Move, TestCaseError> {
+    let legal = game.legal_moves();
+    let mv = legal[choose.random_range(0..legal.len())];
+    game.play(mv)
+        .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
+    Ok(mv)
 }

@@ -3,14 +3,16 @@
 //! the rules ([`View`], [`Event::seen_by`]); this only encodes it.
 
 use crate::proto;
-use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, View};
+use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, Table, View};
 
+use super::foot::encode_foot_table;
 use super::history::encode_entry;
 use super::readable::encode_layout;
 use super::rules::encode_rules;
 use super::trains::encode_train_table;
 use super::wire::{
-    encode_end, encode_move, encode_outcome, encode_phase, encode_tile, encode_train,
+    encode_arm_ref, encode_end, encode_move, encode_outcome, encode_phase, encode_tile,
+    encode_train,
 };
 
 /// Why points were scored, as its wire value.
@@ -57,7 +59,7 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
         pips,
         settlement,
         layout,
-        trains,
+        table,
         hands,
     } = event
     else {
@@ -85,7 +87,14 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
         pips: pips.clone(),
         settlement: settlement.clone(),
         layout: Some(encode_layout(layout, geometry)),
-        trains: trains.as_deref().map(encode_train_table),
+        trains: table
+            .as_deref()
+            .and_then(Table::trains)
+            .map(encode_train_table),
+        foot: table
+            .as_deref()
+            .and_then(Table::foot)
+            .map(encode_foot_table),
         hands: hands
             .iter()
             .map(|hand| proto::Hand {
@@ -95,8 +104,8 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
     }
 }
 
-/// One event, if it has a wire form.
-fn encode_event(event: &Event, geometry: Geometry) -> Option<proto::Event> {
+/// One event.
+fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
     use proto::event::Kind;
     let kind = match event {
         Event::TilePlayed {
@@ -110,6 +119,7 @@ fn encode_event(event: &Event, geometry: Geometry) -> Option<proto::Event> {
             end: encode_end(place.end()),
             ends_total: *ends_total,
             train: place.train().map(encode_train),
+            arm: place.foot().map(encode_arm_ref),
         }),
         Event::TileDrawn { seat, tile } => Kind::TileDrawn(proto::TileDrawn {
             seat: u32::from(*seat),
@@ -195,12 +205,12 @@ fn encode_event(event: &Event, geometry: Geometry) -> Option<proto::Event> {
         Event::TurnEnded { seat } => Kind::TurnEnded(proto::TurnEnded {
             seat: u32::from(*seat),
         }),
-        // A chicken foot has no wire form yet: the service never holds one
-        // (no `Rules` on the wire names it, and the checked constructor
-        // refuses its states until the contract carries it).
-        Event::FootCompleted { .. } => return None,
+        Event::FootCompleted { seat, arm } => Kind::FootCompleted(proto::FootCompleted {
+            seat: u32::from(*seat),
+            arm: u32::from(*arm),
+        }),
     };
-    Some(proto::Event { kind: Some(kind) })
+    proto::Event { kind: Some(kind) }
 }
 
 /// Moves, ready to be sent back.
@@ -228,11 +238,11 @@ pub fn encode_events(events: &[Event], game: &Game, viewer: Option<Seat>) -> Vec
     match viewer {
         Some(seat) => events
             .iter()
-            .filter_map(|event| encode_event(&event.seen_by(seat), geometry))
+            .map(|event| encode_event(&event.seen_by(seat), geometry))
             .collect(),
         None => events
             .iter()
-            .filter_map(|event| encode_event(event, geometry))
+            .map(|event| encode_event(event, geometry))
             .collect(),
     }
 }
@@ -298,5 +308,6 @@ pub fn encode_view(view: View<'_>) -> proto::ViewResponse {
         legal_moves: encode_moves(view.legal_moves()),
         match_digest: view.digest().0.to_vec(),
         trains: view.trains().map(encode_train_table),
+        foot: view.foot().map(encode_foot_table),
     }
 }

@@ -3,13 +3,16 @@
 //! `PackedState.history` holds a line's move in two bytes: the action (bits
 //! 0–1: 0 play, 1 draw, 2 pass), the seat (bits 2–4) and, for a play, the
 //! end (bits 5–7) or, for a draw, whether its tile is recorded (bit 5);
-//! then the index of the tile played or drawn. A train table's move takes
-//! three: the first as a line's (action 3 ends a turn; no end), then the
-//! train ([`train_byte`]), then the tile's index.
+//! then the index of the tile played or drawn. A move at a table with a hub
+//! takes three: the first as a line's (action 3 ends a turn; no end), then
+//! where a play goes (0 for another move): at a train table the train
+//! ([`train_byte`]), at a chicken foot the arm ([`arm_byte`]); then the
+//! tile's index.
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::deal::MAX_SEATS;
-use crate::rules::{Action, HistoryEntry, Move, Place, Seat, Tile, TrainId};
+use crate::rules::foot::MAX_ARMS;
+use crate::rules::{Action, FootPlace, HistoryEntry, Move, Place, PlaceKind, Seat, Tile, TrainId};
 use crate::service::error::ApiError;
 
 use super::wire::{
@@ -31,6 +34,8 @@ pub(super) enum Packing {
     Line,
     /// A train table's: three bytes a move.
     Trains,
+    /// A chicken foot's: three bytes a move.
+    Foot,
 }
 
 impl Packing {
@@ -38,7 +43,7 @@ impl Packing {
     const fn width(self) -> usize {
         match self {
             Packing::Line => 2,
-            Packing::Trains => 3,
+            Packing::Trains | Packing::Foot => 3,
         }
     }
 }
@@ -61,6 +66,24 @@ pub(super) fn train_from_byte(byte: u8) -> Option<Option<TrainId>> {
         0 => Some(None),
         MEXICAN_BYTE => Some(Some(TrainId::Mexican)),
         seat if seat < MEXICAN_BYTE => Some(Some(TrainId::Seat(seat - 1))),
+        _ => None,
+    }
+}
+
+/// A place at a chicken foot as its packed byte: 1 for a new arm, 2 + the
+/// arm for an arm (0 is none).
+pub(super) fn arm_byte(place: FootPlace) -> u8 {
+    match place {
+        FootPlace::NewArm => 1,
+        FootPlace::Arm(arm) => arm.saturating_add(2),
+    }
+}
+
+/// The place at a chicken foot a packed byte names, if it names one.
+fn arm_from_byte(byte: u8) -> Option<FootPlace> {
+    match byte {
+        1 => Some(FootPlace::NewArm),
+        arm if arm >= 2 && usize::from(arm - 2) < MAX_ARMS => Some(FootPlace::Arm(arm - 2)),
         _ => None,
     }
 }
@@ -143,14 +166,16 @@ enum ByteFault {
     End(u8),
     /// The train byte names no train (or a line's move names one).
     Train(u8),
+    /// The arm byte names no place at a chicken foot.
+    Arm(u8),
     /// A move that places nothing names a tile, an end or a train.
     NamesTile,
     /// The action is not one this table's moves have.
     Action,
 }
 
-/// One packed move (its first byte, its train byte at a train table, its
-/// tile byte), unpacked.
+/// One packed move (its first byte, its place byte at a table with a hub,
+/// its tile byte), unpacked.
 fn unpack(packing: Packing, first: u8, train: u8, second: u8) -> Result<HistoryEntry, ByteFault> {
     let seat: Seat = (first >> SEAT_SHIFT) & 7;
     let high = first >> END_SHIFT;
@@ -162,7 +187,23 @@ fn unpack(packing: Packing, first: u8, train: u8, second: u8) -> Result<HistoryE
         }
     };
     let trains = packing == Packing::Trains;
+    let hub = packing != Packing::Line;
     let (action, drawn) = match first & 3 {
+        0 if packing == Packing::Foot => {
+            let Some(at) = arm_from_byte(train) else {
+                return Err(ByteFault::Arm(train));
+            };
+            if high != 0 {
+                return Err(ByteFault::End(high));
+            }
+            (
+                Action::Play {
+                    tile: tile()?,
+                    place: Place::at_foot(at),
+                },
+                None,
+            )
+        }
         0 if trains => {
             let Some(Some(train)) = train_from_byte(train) else {
                 return Err(ByteFault::Train(train));
@@ -195,7 +236,7 @@ fn unpack(packing: Packing, first: u8, train: u8, second: u8) -> Result<HistoryE
         1..=3 if high != 0 || second != 0 => return Err(ByteFault::NamesTile),
         1 => (Action::Draw, None),
         2 => (Action::Pass, None),
-        3 if trains => (Action::EndTurn, None),
+        3 if hub => (Action::EndTurn, None),
         _ => return Err(ByteFault::Action),
     };
     Ok(HistoryEntry {
@@ -204,8 +245,8 @@ fn unpack(packing: Packing, first: u8, train: u8, second: u8) -> Result<HistoryE
     })
 }
 
-/// One move as its packed bytes: the first, the train's (0 for none) and
-/// the tile's.
+/// One move as its packed bytes: the first, the place's at a table with a
+/// hub (0 for none) and the tile's.
 fn pack(entry: HistoryEntry) -> [u8; 3] {
     let index = |tile: Tile| u8::try_from(tile.index()).unwrap_or(u8::MAX);
     let end = |place: Place| u8::try_from(encode_end(place.end())).unwrap_or(0);
@@ -213,7 +254,11 @@ fn pack(entry: HistoryEntry) -> [u8; 3] {
         (Action::Play { tile, place }, _) => (
             0,
             end(place),
-            place.train().map_or(0, train_byte),
+            match place.kind() {
+                PlaceKind::Train(train) => train_byte(train),
+                PlaceKind::Foot(at) => arm_byte(at),
+                PlaceKind::Lead | PlaceKind::End(_) => 0,
+            },
             index(tile),
         ),
         (Action::Draw, Some(tile)) => (1, 1, 0, index(tile)),
@@ -272,6 +317,9 @@ fn byte_error(fault: ByteFault, bytes: &[u8], field: String) -> ApiError {
         ByteFault::Tile(index) => tile_index_error(u32::from(index), field),
         ByteFault::End(end) => malformed(&format!("{end} is not an End of this table")),
         ByteFault::Train(train) => malformed(&format!("{train} is not a train of this table")),
+        ByteFault::Arm(arm) => malformed(&format!(
+            "{arm} is not a place at a chicken foot (1 a new arm, 2 + an arm)"
+        )),
         ByteFault::NamesTile => malformed("a move that places nothing names no tile and no place"),
         ByteFault::Action => malformed("unknown action"),
     }
@@ -284,7 +332,7 @@ pub(super) fn encode_packed(history: &[HistoryEntry], packing: Packing) -> Vec<u
         let [first, train, second] = pack(entry);
         match packing {
             Packing::Line => bytes.extend([first, second]),
-            Packing::Trains => bytes.extend([first, train, second]),
+            Packing::Trains | Packing::Foot => bytes.extend([first, train, second]),
         }
     }
     bytes

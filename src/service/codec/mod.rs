@@ -9,12 +9,14 @@
 //!   two bytes per move).
 //! - [`readable`]: the readable state (`GameState`) and its layout.
 //! - [`trains`]: a train table in both state forms.
+//! - [`foot`]: a chicken foot in both state forms.
 //! - [`packed`]: the packed state (`PackedState`, the contents of tokens).
 //! - [`rules`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
 //! - [`answers`]: events, what an answer says of the game after a move,
 //!   legal moves and views.
 
 pub mod answers;
+pub mod foot;
 pub mod history;
 pub mod packed;
 pub mod readable;
@@ -27,6 +29,7 @@ use crate::rules::TableKind;
 use crate::service::error::ApiError;
 
 pub use answers::{Outlook, encode_events, encode_legal_moves, encode_outlook, encode_view};
+pub use foot::encode_foot_table;
 pub use packed::{decode_packed, encode_packed};
 pub use readable::{decode_state, encode_layout, encode_state};
 pub use rules::{decode_rules, encode_rules};
@@ -36,34 +39,31 @@ pub use wire::{decode_move, decode_seat, decode_tile, encode_move, encode_tile};
 /// The state format of a line game (both forms): unchanged since the
 /// first, so that a line game's states and tokens read on every server.
 pub const LINE_FORMAT: u32 = 1;
-/// The state format of a train table (both forms): a server that reads
-/// only [`LINE_FORMAT`] refuses it rather than misreading it.
-pub const TRAINS_FORMAT: u32 = 2;
+/// The state format of a table with a hub (trains or a chicken foot; both
+/// forms): a server that reads only [`LINE_FORMAT`] refuses it rather than
+/// misreading it.
+pub const HUB_FORMAT: u32 = 2;
 
 /// The format a state of `table` is written in.
 #[must_use]
 pub const fn format_version(table: TableKind) -> u32 {
     match table {
         TableKind::Line => LINE_FORMAT,
-        TableKind::Trains => TRAINS_FORMAT,
-        // A chicken foot has no wire form yet: the service never holds one
-        // (no `Rules` on the wire names it, and the checked constructor
-        // refuses its states until the contract carries it).
-        TableKind::ChickenFoot => TRAINS_FORMAT,
+        TableKind::Trains | TableKind::ChickenFoot => HUB_FORMAT,
     }
 }
 
 /// Fails unless a state at `prefix` is written in a format this server
 /// reads.
 fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
-    if version == LINE_FORMAT || version == TRAINS_FORMAT {
+    if version == LINE_FORMAT || version == HUB_FORMAT {
         return Ok(());
     }
     Err(ApiError::invalid(
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
         format!(
-            "format version {version} is not read by this server, which reads {LINE_FORMAT} (a line) and {TRAINS_FORMAT} (a train table)"
+            "format version {version} is not read by this server, which reads {LINE_FORMAT} (a line) and {HUB_FORMAT} (a table with a hub: trains or a chicken foot)"
         ),
     ))
 }
@@ -91,7 +91,7 @@ fn check_format_of(version: u32, table: TableKind, prefix: &str) -> Result<(), A
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
         format!(
-            "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, a train table's {TRAINS_FORMAT}"
+            "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, that of a table with a hub (trains, a chicken foot) {HUB_FORMAT}"
         ),
     ))
 }

@@ -11,6 +11,7 @@ use crate::proto;
 use crate::rules::{End, Game, Placed, Setup, TableKind, Tile};
 use crate::service::error::ApiError;
 
+use super::foot::{decode_packed_foot, encode_packed_foot, one_table};
 use super::history::{self, Packing};
 use super::rules::encode_rules;
 use super::trains::{decode_packed_trains, encode_packed_trains};
@@ -105,7 +106,9 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         rules.public_train,
         prefix,
     )?;
-    let table = rules.table;
+    let foot = decode_packed_foot(state.foot.as_ref(), rules.hub_arms, prefix)?;
+    let kind = rules.table;
+    let table = one_table(trains, foot, kind, prefix)?;
     let setup = Setup {
         variant: state.variant.clone(),
         rules,
@@ -133,11 +136,11 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history: history::decode_packed(
             &state.history,
-            packing(table),
+            packing(kind),
             &format!("{prefix}.history"),
         )?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,
-        trains,
+        table,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
 }
@@ -147,10 +150,7 @@ const fn packing(table: TableKind) -> Packing {
     match table {
         TableKind::Line => Packing::Line,
         TableKind::Trains => Packing::Trains,
-        // A chicken foot has no wire form yet: the service never holds one
-        // (no `Rules` on the wire names it, and the checked constructor
-        // refuses its states until the contract carries it).
-        TableKind::ChickenFoot => Packing::Trains,
+        TableKind::ChickenFoot => Packing::Foot,
     }
 }
 
@@ -192,6 +192,7 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         drew_this_turn: game.drew_this_turn(),
         match_digest: game.digest().0.to_vec(),
         trains: game.trains().map(encode_packed_trains),
+        foot: game.foot().map(encode_packed_foot),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::{End, Game, Geometry, Layout, Placed, Setup};
 use crate::service::error::ApiError;
 
+use super::foot::{decode_foot_table, encode_foot_table, one_table};
 use super::history;
 use super::rules::encode_rules;
 use super::trains::{decode_train_table, encode_train_table};
@@ -47,6 +48,8 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         rules.public_train,
         prefix,
     )?;
+    let foot = decode_foot_table(state.foot.as_ref(), rules.hub_arms, prefix)?;
+    let table = one_table(trains, foot, rules.table, prefix)?;
     let hands = state
         .hands
         .iter()
@@ -92,7 +95,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         outcome: decode_outcome(state.phase, state.result.as_ref(), prefix)?,
         history,
         digest: decode_digest(&state.match_digest, &|| field("match_digest"))?,
-        trains,
+        table,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
     let given = !layout.open_ends.is_empty();
@@ -184,6 +187,7 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         tag: Vec::new(),
         match_digest: game.digest().0.to_vec(),
         trains: game.trains().map(encode_train_table),
+        foot: game.foot().map(encode_foot_table),
     }
 }
 

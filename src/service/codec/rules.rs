@@ -73,6 +73,7 @@ const MATCH_END: &[(MatchEnd, proto::MatchEnd)] = &[
 const TABLE: &[(TableKind, proto::TableKind)] = &[
     (TableKind::Line, proto::TableKind::Line),
     (TableKind::Trains, proto::TableKind::Trains),
+    (TableKind::ChickenFoot, proto::TableKind::ChickenFoot),
 ];
 
 const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
@@ -144,11 +145,14 @@ fn unwire<R: Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: i32) -> Option<
 }
 
 /// Every option that applies set, for a state or `ListVariants`: the
-/// train-table options only at a train table, so that a line game's
-/// states (and tokens) read as they did before train tables.
+/// options of a hub's table only at one (those of trains at trains, those
+/// of a chicken foot at a foot), so that a line game's states (and tokens)
+/// read as they did before train tables.
 #[must_use]
 pub fn encode_rules(rules: &Rules) -> proto::Rules {
     let trains = rules.table == TableKind::Trains;
+    let foot = rules.table == TableKind::ChickenFoot;
+    let hub = trains || foot;
     proto::Rules {
         max_pip: Some(u32::from(rules.max_pip)),
         partnerships: Some(rules.partnerships),
@@ -170,11 +174,12 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
         count_partner: Some(rules.count_partner),
         capicua_bonus: Some(u32::from(rules.capicua_bonus)),
         pass_bonus: Some(u32::from(rules.pass_bonus)),
-        table: trains.then_some(wire(TABLE, rules.table)),
-        rounds: trains.then_some(u32::from(rules.rounds)),
+        table: hub.then_some(wire(TABLE, rules.table)),
+        rounds: hub.then_some(u32::from(rules.rounds)),
         public_train: trains.then_some(rules.public_train),
         opening_chain: trains.then_some(rules.opening_chain),
-        double_blank_pips: trains.then_some(u32::from(rules.double_blank_pips)),
+        double_blank_pips: hub.then_some(u32::from(rules.double_blank_pips)),
+        hub_arms: foot.then_some(u32::from(rules.hub_arms)),
     }
 }
 
@@ -184,7 +189,8 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
 /// games (`count_partner`, `capicua_bonus`, `pass_bonus`) and the train
 /// tables' (`table` a line, `rounds`, `public_train`, `opening_chain`,
 /// `double_blank_pips`), which are off when absent so that a state made
-/// before them (or a line's) still reads.
+/// before them (or a line's) still reads, and `hub_arms`, 4 when absent
+/// at a chicken foot.
 ///
 /// # Errors
 /// `ERROR_REASON_MISSING_FIELD` for an option neither given nor in `base`; `ERROR_REASON_INVALID_RULES`
@@ -234,6 +240,18 @@ pub fn decode_rules(
             unwire($table, value).ok_or_else(|| out_of_range($name, i64::from(value)))?
         }};
     }
+    let table = match given.table {
+        Some(value) => {
+            unwire(TABLE, value).ok_or_else(|| out_of_range("table", i64::from(value)))?
+        }
+        None => base.map_or(TableKind::Line, |b| b.table),
+    };
+    let hub_arms = match (given.hub_arms, base) {
+        (Some(v), _) => u8::try_from(v).map_err(|_| out_of_range("hub_arms", i64::from(v)))?,
+        (None, Some(base)) => base.hub_arms,
+        (None, None) if table == TableKind::ChickenFoot => 4,
+        (None, None) => 0,
+    };
     Ok(Rules {
         max_pip: small("max_pip", given.max_pip, base.map(|b| b.max_pip))?,
         partnerships: pick(given.partnerships, base.map(|b| b.partnerships), || {
@@ -270,12 +288,7 @@ pub fn decode_rules(
             base.map(|b| b.capicua_bonus),
         )?,
         pass_bonus: bonus("pass_bonus", given.pass_bonus, base.map(|b| b.pass_bonus))?,
-        table: match given.table {
-            Some(value) => {
-                unwire(TABLE, value).ok_or_else(|| out_of_range("table", i64::from(value)))?
-            }
-            None => base.map_or(TableKind::Line, |b| b.table),
-        },
+        table,
         rounds: match given.rounds {
             Some(v) => u8::try_from(v).map_err(|_| out_of_range("rounds", i64::from(v)))?,
             None => base.map_or(0, |b| b.rounds),
@@ -293,9 +306,7 @@ pub fn decode_rules(
             given.double_blank_pips,
             base.map(|b| b.double_blank_pips),
         )?,
-        // A chicken foot is not on the wire yet: no state or request names
-        // one, so its hub arms are none.
-        hub_arms: 0,
+        hub_arms,
     })
 }
 

@@ -5,14 +5,13 @@
 //! the one the round's moves build is the checked constructor's to say.
 
 use crate::proto::{self, ErrorReason};
-use crate::rules::tile::MAX_PIP_LIMIT;
 use crate::rules::{TrainId, Trains};
 use crate::service::error::ApiError;
 
 use super::history::{train_byte, train_from_byte};
 use super::packed;
 use super::readable::{decode_arm, encode_arm};
-use super::wire::{decode_tile, decode_train, encode_tile, encode_train};
+use super::wire::{decode_half, decode_hub, decode_train, encode_tile, encode_train};
 
 /// The refusal of a table part at `field` that cannot be the table's.
 fn mismatch(field: String, message: impl Into<String>) -> ApiError {
@@ -32,18 +31,9 @@ pub(super) fn decode_train_table(
         return Ok(None);
     };
     let field = |name: &str| format!("{prefix}.trains.{name}");
-    let hub_field = || field("hub");
-    let hub = table
-        .hub
-        .as_ref()
-        .ok_or_else(|| ApiError::missing(hub_field()))?;
-    let hub = decode_tile(hub, &hub_field)?;
-    if !hub.is_double() {
-        return Err(mismatch(
-            hub_field(),
-            format!("the hub is a double, not {hub}"),
-        ));
-    }
+    let hub = decode_hub(table.hub.as_ref(), ErrorReason::TrainTableMismatch, &|| {
+        field("hub")
+    })?;
     let players = u8::try_from(players).unwrap_or(u8::MAX);
     let mut trains = Vec::with_capacity(table.trains.len());
     for (i, train) in table.trains.iter().enumerate() {
@@ -106,19 +96,7 @@ pub(super) fn decode_packed_trains(
         return Ok(None);
     };
     let field = |name: &str| format!("{prefix}.trains.{name}");
-    let hub = u8::try_from(table.hub)
-        .ok()
-        .filter(|&hub| hub <= MAX_PIP_LIMIT)
-        .ok_or_else(|| {
-            ApiError::invalid(
-                ErrorReason::InvalidTile,
-                field("hub"),
-                format!(
-                    "{} pips: no set has a half above {MAX_PIP_LIMIT}",
-                    table.hub
-                ),
-            )
-        })?;
+    let hub = decode_half(table.hub, &|| field("hub"))?;
     let players = u8::try_from(players).unwrap_or(u8::MAX);
     if table.markers >> players.min(31) != 0 {
         return Err(mismatch(

@@ -10,11 +10,12 @@
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::deal::MAX_SEATS;
+use crate::rules::foot::MAX_ARMS;
 use crate::rules::record::DIGEST_LEN;
 use crate::rules::tile::MAX_PIP_LIMIT;
 use crate::rules::{
-    Action, End, MatchDigest, Move, Outcome, Place, PlaceKind, Seat, SpinnerAt, Tile, TileSet,
-    TrainId,
+    Action, End, FootPlace, MatchDigest, Move, Outcome, Place, PlaceKind, Seat, SpinnerAt, Tile,
+    TileSet, TrainId,
 };
 
 use crate::service::error::ApiError;
@@ -31,6 +32,25 @@ pub(super) fn decode_half(value: u32, field: &impl Fn() -> String) -> Result<u8,
                 format!("{value} pips: no set has a half above {MAX_PIP_LIMIT}"),
             )
         })
+}
+
+/// The hub double of a readable table at `field`: present, and a double
+/// (else refused for `reason`, the table's mismatch).
+pub(super) fn decode_hub(
+    hub: Option<&proto::Tile>,
+    reason: ErrorReason,
+    field: &impl Fn() -> String,
+) -> Result<Tile, ApiError> {
+    let hub = hub.ok_or_else(|| ApiError::missing(field()))?;
+    let hub = decode_tile(hub, field)?;
+    if !hub.is_double() {
+        return Err(ApiError::invalid(
+            reason,
+            field(),
+            format!("the hub is a double, not {hub}"),
+        ));
+    }
+    Ok(hub)
 }
 
 /// A tile given at `field`.
@@ -150,8 +170,43 @@ pub(super) fn encode_train(train: TrainId) -> proto::TrainRef {
     }
 }
 
-/// The place a `PlayTile` at `prefix` names: a train, an end, or (neither)
-/// the lead.
+/// The place at a chicken foot that `arm` at `field` names.
+pub(super) fn decode_arm_ref(
+    arm: &proto::ArmRef,
+    field: &impl Fn() -> String,
+) -> Result<FootPlace, ApiError> {
+    use proto::arm_ref::Place as Arm;
+    match arm.place {
+        Some(Arm::Arm(index)) => match u8::try_from(index) {
+            Ok(index) if usize::from(index) < MAX_ARMS => Ok(FootPlace::Arm(index)),
+            _ => Err(ApiError::invalid(
+                ErrorReason::MalformedMove,
+                format!("{}.arm", field()),
+                format!("arm {index} does not exist: a chicken foot has at most {MAX_ARMS}"),
+            )),
+        },
+        Some(Arm::NewArm(true)) => Ok(FootPlace::NewArm),
+        Some(Arm::NewArm(false)) | None => Err(ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field(),
+            "a place at a chicken foot names an arm, or new_arm: true",
+        )),
+    }
+}
+
+/// A place at a chicken foot as its wire reference.
+pub(super) fn encode_arm_ref(place: FootPlace) -> proto::ArmRef {
+    use proto::arm_ref::Place as Arm;
+    proto::ArmRef {
+        place: Some(match place {
+            FootPlace::Arm(arm) => Arm::Arm(u32::from(arm)),
+            FootPlace::NewArm => Arm::NewArm(true),
+        }),
+    }
+}
+
+/// The place a `PlayTile` at `prefix` names: a train, an arm, an end, or
+/// (none of them) the lead.
 pub(super) fn decode_place(
     play: &proto::PlayTile,
     prefix: &impl Fn() -> String,
@@ -161,34 +216,35 @@ pub(super) fn decode_place(
         &|| format!("{}.end", prefix()),
         ErrorReason::MalformedMove,
     )?;
-    match (&play.train, end) {
-        (None, end) => Ok(Place::on_line(end)),
-        (Some(train), None) => Ok(Place::on_train(decode_train(train, &|| {
+    match (&play.train, &play.arm, end) {
+        (None, None, end) => Ok(Place::on_line(end)),
+        (Some(train), None, None) => Ok(Place::on_train(decode_train(train, &|| {
             format!("{}.train", prefix())
         })?)),
-        (Some(_), Some(_)) => Err(ApiError::invalid(
+        (None, Some(arm), None) => Ok(Place::at_foot(decode_arm_ref(arm, &|| {
+            format!("{}.arm", prefix())
+        })?)),
+        (Some(_), _, _) | (_, Some(_), _) => Err(ApiError::invalid(
             ErrorReason::MalformedMove,
             prefix(),
-            "a tile goes on an end (a line) or on a train (a train table), not both",
+            "a tile goes on an end (a line), on a train (a train table) or on an arm (a chicken foot): one of them",
         )),
     }
 }
 
 /// A place as a `PlayTile`'s `end` and `train`.
 pub(super) fn encode_play(tile: Tile, place: Place) -> proto::PlayTile {
-    let (end, train) = match place.kind() {
-        PlaceKind::Lead => (None, None),
-        PlaceKind::End(end) => (Some(end), None),
-        PlaceKind::Train(train) => (None, Some(encode_train(train))),
-        // A chicken foot has no wire form yet: the service never holds one
-        // (no `Rules` on the wire names it, and the checked constructor
-        // refuses its states until the contract carries it).
-        PlaceKind::Foot(_) => (None, None),
+    let (end, train, arm) = match place.kind() {
+        PlaceKind::Lead => (None, None, None),
+        PlaceKind::End(end) => (Some(end), None, None),
+        PlaceKind::Train(train) => (None, Some(encode_train(train)), None),
+        PlaceKind::Foot(at) => (None, None, Some(encode_arm_ref(at))),
     };
     proto::PlayTile {
         tile: Some(encode_tile(tile)),
         end: encode_end(end),
         train,
+        arm,
     }
 }
 

@@ -1,31 +1,35 @@
-//! The checked constructor's steps for a train table: a state's table and
-//! turn must be what the round's moves make of the round's start. The round
-//! is rebuilt from its history (which a train table keeps whole from the
-//! round's first move, drawn tiles named): the hands and boneyard at the
-//! start are the present ones with each placed tile given back to its
-//! placer and each drawn tile put back on the boneyard, the hub is the
-//! round's, and every move is replayed as the rules check it. What the
-//! replay ends with (hands, boneyard, trains with their markers and the
-//! unsatisfied double, the seat to act, a draw this turn, scores and the
-//! outcome of a finished match) must be the state, or the state is refused
-//! naming the first difference.
+//! The checked constructor's steps for a table that is not a line (trains,
+//! a chicken foot): a state's table and turn must be what the round's moves
+//! make of the round's start. The round is rebuilt from its history (which
+//! such a table keeps whole from the round's first move, drawn tiles
+//! named): the hands and boneyard at the start are the present ones with
+//! each placed tile given back to its placer and each drawn tile put back
+//! on the boneyard, the hub is the round's, and every move is replayed as
+//! the rules check it. What the replay ends with (hands, boneyard, the
+//! table — trains with their markers and the unsatisfied double, or a
+//! foot's arms and what it waits for —, the seat to act, a draw this turn,
+//! scores and the outcome of a finished match) must be the state, or the
+//! state is refused naming the first difference.
 
 use super::deal::MAX_SEATS;
-use super::errors::{SetupError, TrainTablePart};
+use super::errors::{SetupError, TablePart};
+use super::foot::Foot;
 use super::game::Game;
 use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::settle::pips_counted;
 use super::setup::Setup;
+use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
 use super::trains::Trains;
 
 impl Game {
-    /// The train-table steps of [`Game::from_setup`], after the seats,
-    /// rules, counts and tile census are checked: `hands` the state's hands
-    /// as sets, `to_act` and `hand_leader` its seats.
-    pub(super) fn from_train_setup(
+    /// The steps of [`Game::from_setup`] for a table other than a line,
+    /// after the seats, rules, counts, tile census and the table's kind
+    /// are checked: `hands` the state's hands as sets, `to_act` and
+    /// `hand_leader` its seats.
+    pub(super) fn from_table_setup(
         setup: Setup,
         players: u8,
         hands: [TileSet; MAX_SEATS],
@@ -38,14 +42,28 @@ impl Game {
                 max: u32::from(rules.rounds),
             });
         }
-        let Some(given) = setup.trains.as_ref() else {
-            return Err(SetupError::TrainTable(TrainTablePart::Missing));
+        let Some(given) = setup.table.as_ref() else {
+            return Err(SetupError::Table(TablePart::Missing {
+                rules: rules.table,
+                found: None,
+            }));
         };
         let hub = hub_of_round(rules.max_pip, setup.hand_number);
-        if given.hub() != hub
-            || given.trains().count() != usize::from(players) + usize::from(rules.public_train)
-        {
-            return Err(SetupError::TrainTable(TrainTablePart::Hub { hub }));
+        match given {
+            Table::Trains(trains)
+                if trains.hub() != hub
+                    || trains.trains().count()
+                        != usize::from(players) + usize::from(rules.public_train) =>
+            {
+                return Err(SetupError::Table(TablePart::Hub { hub }));
+            }
+            Table::Foot(foot) if foot.hub() != hub || foot.hub_arms() != rules.hub_arms => {
+                return Err(SetupError::Table(TablePart::FootHub {
+                    hub,
+                    arms: rules.hub_arms,
+                }));
+            }
+            Table::Trains(_) | Table::Foot(_) => {}
         }
         // The round's start: tiles placed go back to their placers, drawn
         // ones back on the boneyard in the order they were drawn.
@@ -68,9 +86,7 @@ impl Game {
                     drawn.push(tile);
                 }
                 (Action::Draw, None) => {
-                    return Err(SetupError::TrainTable(TrainTablePart::DrawUnnamed {
-                        index,
-                    }));
+                    return Err(SetupError::Table(TablePart::DrawUnnamed { index }));
                 }
                 (Action::Pass | Action::EndTurn, _) => {}
             }
@@ -116,57 +132,84 @@ impl Game {
         let last = setup.history.len().saturating_sub(1);
         for (index, entry) in setup.history.iter().enumerate() {
             if let Err(error) = game.check(entry.mv) {
-                return Err(SetupError::TrainTable(TrainTablePart::Move {
-                    index,
-                    error,
-                }));
+                return Err(SetupError::Table(TablePart::Move { index, error }));
             }
             game.play_unchecked(entry.mv);
             let round_over = game.hand_number != setup.hand_number || game.outcome.is_some();
             if round_over && (index != last || setup.outcome.is_none()) {
-                return Err(SetupError::TrainTable(TrainTablePart::RoundOver { index }));
+                return Err(SetupError::Table(TablePart::RoundOver { index }));
             }
         }
         // The replay's history is the state's (with its drawn tiles).
         game.history = setup.history;
         let differs = if game.outcome != setup.outcome {
-            Some(TrainTablePart::Outcome)
+            Some(TablePart::Outcome)
         } else if setup.outcome.is_some() {
-            (game.scores() != setup.scores.as_slice()).then_some(TrainTablePart::Scores)
+            (game.scores() != setup.scores.as_slice()).then_some(TablePart::Scores)
         } else if game.hands != hands {
-            Some(TrainTablePart::Hands)
+            Some(TablePart::Hands)
         } else if game.boneyard.iter().rev().ne(setup.boneyard.iter()) {
-            Some(TrainTablePart::Boneyard)
+            Some(TablePart::Boneyard)
         } else if game.to_act != to_act {
-            Some(TrainTablePart::ToAct { seat: game.to_act })
+            Some(TablePart::ToAct { seat: game.to_act })
         } else if game.drew_this_turn != setup.drew_this_turn {
-            Some(TrainTablePart::DrewThisTurn)
+            Some(TablePart::DrewThisTurn)
         } else {
-            game.trains()
-                .and_then(|built| table_difference(built, given))
+            match (&game.table, given) {
+                (Some(Table::Trains(built)), Table::Trains(given)) => {
+                    trains_difference(built, given)
+                }
+                (Some(Table::Foot(built)), Table::Foot(given)) => foot_difference(built, given),
+                (_, given) => Some(TablePart::Missing {
+                    rules: rules.table,
+                    found: Some(given.kind()),
+                }),
+            }
         };
         match differs {
-            Some(part) => Err(SetupError::TrainTable(part)),
+            Some(part) => Err(SetupError::Table(part)),
             None => Ok(game),
         }
     }
 }
 
-/// The first way `given` differs from the table the moves `built`.
-fn table_difference(built: &Trains, given: &Trains) -> Option<TrainTablePart> {
+/// The first way the trains `given` differ from those the moves `built`.
+fn trains_difference(built: &Trains, given: &Trains) -> Option<TablePart> {
     for (index, ((id, built), (_, given))) in built.trains().zip(given.trains()).enumerate() {
         if built.tiles() != given.tiles() {
-            return Some(TrainTablePart::Tiles { index, train: id });
+            return Some(TablePart::Tiles { index, train: id });
         }
         if built.marker() != given.marker() {
-            return Some(TrainTablePart::Marker {
+            return Some(TablePart::Marker {
                 index,
                 train: id,
                 up: built.marker(),
             });
         }
     }
-    (built.unsatisfied() != given.unsatisfied()).then_some(TrainTablePart::Unsatisfied {
+    (built.unsatisfied() != given.unsatisfied()).then_some(TablePart::Unsatisfied {
         train: built.unsatisfied(),
+    })
+}
+
+/// The first way the chicken foot `given` differs from the one the moves
+/// `built` (arm by arm: the order tiles were placed across arms is the
+/// history's, not the table's).
+fn foot_difference(built: &Foot, given: &Foot) -> Option<TablePart> {
+    if built.arm_count() != given.arm_count() {
+        return Some(TablePart::ArmCount {
+            arms: built.arm_count(),
+        });
+    }
+    for arm in 0..built.arm_count() {
+        let Ok(at) = u8::try_from(arm) else {
+            break;
+        };
+        if built.root(at) != given.root(at) || built.arm_tiles(at).ne(given.arm_tiles(at)) {
+            return Some(TablePart::Arm { arm });
+        }
+    }
+    (built.waiting() != given.waiting()).then_some(TablePart::Waiting {
+        waiting: built.waiting(),
     })
 }
