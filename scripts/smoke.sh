@@ -55,6 +55,13 @@ jq -e '.state.trains.unsatisfied.mexican == true and (.toAct // 0) == (.state.hi
 jq -e '.legalMoves | length > 0 and all(.[]; .play.train.mexican or .draw or .pass)' train-double.json > /dev/null
 jq -e '[.events[] | select(.doubleSatisfied)] | length == 1' train-covered.json > /dev/null
 jq -e '.state.trains.unsatisfied == null' train-covered.json > /dev/null
+# The Chicken Foot session: the hub takes its arms first, a double waits
+# for its toes (every other place refused), and takes them.
+jq -e '.state.formatVersion == 2 and .state.foot.waiting.hub and all(.legalMoves[]; .play.arm.newArm)' foot.json > /dev/null
+jq -e '(.state.foot.arms | length) == 4 and .state.foot.waiting == null' foot-hub.json > /dev/null
+jq -e '.state.foot.waiting.toesOf != null and all(.legalMoves[]; .play.arm.newArm or .draw or .pass)' foot-double.json > /dev/null
+grep -q 'ERROR_REASON_FOOT_WAITING' transcript.txt
+jq -e '([.events[] | select(.footCompleted)] | length) == 1 and (.state.foot.arms | length) == 7' foot-toes.json > /dev/null
 # The curl session.
 grep -q '"muggins"' transcript.txt
 jq -e '.legalMoves | length > 0' game.http.json > /dev/null

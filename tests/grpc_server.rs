@@ -617,6 +617,237 @@ async fn a_train_tables_refusals_name_the_train() {
     server.stop().await;
 }
 
+/// Plays `update`'s legal moves (a double on an arm first, else the first)
+/// until `done` holds of its state.
+async fn play_foot_until(
+    client: &mut DominoEngineServiceClient<Channel>,
+    mut update: proto::PlayResponse,
+    done: impl Fn(&proto::FootTable) -> bool,
+) -> proto::PlayResponse {
+    use proto::r#move::Action;
+    for _ in 0..500 {
+        let state = update.state.clone().expect("state");
+        if state.foot.as_ref().is_some_and(&done) {
+            return update;
+        }
+        let double_on_arm = update.legal_moves.iter().find(|mv| {
+            matches!(&mv.action, Some(Action::Play(play))
+                if play.tile.is_some_and(|t| t.a == t.b)
+                    && matches!(play.arm, Some(proto::ArmRef { place: Some(proto::arm_ref::Place::Arm(_)) })))
+        });
+        let mv = *double_on_arm.unwrap_or(&update.legal_moves[0]);
+        update = client
+            .play(proto::PlayRequest {
+                state_source: Some(state.into()),
+                r#move: Some(mv),
+                ..Default::default()
+            })
+            .await
+            .expect("a legal move")
+            .into_inner();
+    }
+    panic!("the foot never came to the position wanted");
+}
+
+#[tokio::test]
+async fn a_chicken_foots_refusals_name_the_arm() {
+    use proto::arm_ref::Place;
+    use proto::r#move::Action;
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let update: proto::PlayResponse = client
+        .new_game(new_game("chicken_foot", 2, 42))
+        .await
+        .expect("new game")
+        .into_inner()
+        .into();
+    let state = update.state.clone().expect("state");
+    assert_eq!(state.format_version, 2);
+    // Until the hub has its four arms, every move starts one.
+    assert!(update.legal_moves.iter().all(|mv| matches!(&mv.action,
+        Some(Action::Play(play)) if play.arm == Some(proto::ArmRef { place: Some(Place::NewArm(true)) }))));
+    // Then a chicken foot, and later its toes all placed: the arm it ends
+    // is closed.
+    let waiting = play_foot_until(&mut client, update, |foot| {
+        matches!(
+            foot.waiting.as_ref().and_then(|w| w.what),
+            Some(proto::foot_waiting::What::ToesOf(_))
+        )
+    })
+    .await;
+    let open = play_foot_until(&mut client, waiting.clone(), |foot| {
+        foot.waiting.is_none() && foot.arms.iter().any(|arm| arm.foot)
+    })
+    .await;
+    let refused = |update: &proto::PlayResponse, arm: Option<proto::ArmRef>, train: bool| {
+        let state = update.state.clone().expect("state");
+        let seat = update.to_act.expect("to act");
+        let tile = state.hands[seat as usize].tiles[0];
+        proto::PlayRequest {
+            r#move: Some(proto::Move {
+                seat,
+                action: Some(Action::Play(proto::PlayTile {
+                    tile: Some(tile),
+                    end: proto::End::Unspecified.into(),
+                    train: train.then_some(proto::TrainRef {
+                        owner: Some(proto::train_ref::Owner::Mexican(true)),
+                    }),
+                    arm,
+                })),
+            }),
+            state_source: Some(state.into()),
+            ..Default::default()
+        }
+    };
+    let arm = |place| Some(proto::ArmRef { place: Some(place) });
+    let closed = open
+        .state
+        .as_ref()
+        .and_then(|s| s.foot.as_ref())
+        .and_then(|foot| foot.arms.iter().position(|arm| arm.foot))
+        .expect("an arm ending in a foot");
+    let cases = [
+        (
+            &open,
+            arm(Place::Arm(closed as u32)),
+            false,
+            Code::FailedPrecondition,
+            "ERROR_REASON_ARM_CLOSED",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            arm(Place::Arm(40)),
+            false,
+            Code::FailedPrecondition,
+            "ERROR_REASON_NO_SUCH_ARM",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            arm(Place::NewArm(true)),
+            false,
+            Code::FailedPrecondition,
+            "ERROR_REASON_NOTHING_WAITS",
+            "move.play.arm",
+        ),
+        (
+            &waiting,
+            arm(Place::Arm(1)),
+            false,
+            Code::FailedPrecondition,
+            "ERROR_REASON_FOOT_WAITING",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            None,
+            false,
+            Code::FailedPrecondition,
+            "ERROR_REASON_PLACE_NOT_AT_THIS_TABLE",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            None,
+            true,
+            Code::FailedPrecondition,
+            "ERROR_REASON_PLACE_NOT_AT_THIS_TABLE",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            arm(Place::Arm(42)),
+            false,
+            Code::InvalidArgument,
+            "ERROR_REASON_MALFORMED_MOVE",
+            "move.play.arm.arm",
+        ),
+        (
+            &open,
+            arm(Place::NewArm(false)),
+            false,
+            Code::InvalidArgument,
+            "ERROR_REASON_MALFORMED_MOVE",
+            "move.play.arm",
+        ),
+        (
+            &open,
+            arm(Place::Arm(0)),
+            true,
+            Code::InvalidArgument,
+            "ERROR_REASON_MALFORMED_MOVE",
+            "move.play",
+        ),
+    ];
+    for (update, arm, train, code, reason, field) in cases {
+        assert_refused(
+            client.play(refused(update, arm, train)).await,
+            code,
+            reason,
+            field,
+        );
+    }
+    // A foot said to wait for nothing, and an arm grown from elsewhere.
+    let mut unwaited = waiting.state.clone().expect("state");
+    if let Some(foot) = unwaited.foot.as_mut() {
+        foot.waiting = None;
+    }
+    let mut regrown = open.state.clone().expect("state");
+    let foot = regrown.foot.as_mut().expect("a foot");
+    let toe = foot
+        .arms
+        .iter()
+        .position(|arm| matches!(arm.root, Some(proto::arm::Root::ToeOf(_))))
+        .expect("a toe");
+    foot.arms[toe].root = Some(proto::arm::Root::Hub(true));
+    let faults = [
+        (unwaited, "state.foot.waiting".to_owned()),
+        (regrown, format!("state.foot.arms[{toe}]")),
+    ];
+    for (state, field) in faults {
+        let result = client
+            .view(proto::ViewRequest {
+                state_source: Some(state.into()),
+                seat: 0,
+            })
+            .await;
+        assert_refused(
+            result,
+            Code::InvalidArgument,
+            "ERROR_REASON_FOOT_TABLE_MISMATCH",
+            &field,
+        );
+    }
+    // A line game's move naming an arm.
+    let line = client
+        .new_game(new_game("muggins", 2, 42))
+        .await
+        .expect("new game")
+        .into_inner();
+    let Some(Action::Play(mut lead)) = line.legal_moves[0].action else {
+        panic!("muggins starts with a lead");
+    };
+    lead.arm = arm(Place::NewArm(true));
+    let result = client
+        .play(proto::PlayRequest {
+            state_source: line.state.map(Into::into),
+            r#move: Some(proto::Move {
+                seat: line.to_act.unwrap_or(0),
+                action: Some(Action::Play(lead)),
+            }),
+            ..Default::default()
+        })
+        .await;
+    assert_refused(
+        result,
+        Code::FailedPrecondition,
+        "ERROR_REASON_PLACE_NOT_AT_THIS_TABLE",
+        "move.play.end",
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn variants_legal_moves_house_rules_and_seeds() {
     let server = TestServer::start().await;
