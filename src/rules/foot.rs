@@ -131,7 +131,20 @@ pub struct Foot {
     placed: ArrayVec<(u8, Placed), PLACED_CAPACITY>,
     /// What must be filled before anything else.
     waiting: Option<Waiting>,
+    /// For each number, the open arms showing it (bit `i` for arm `i`):
+    /// derived from `arms`, kept so that listing where tiles fit does not
+    /// rescan every arm for every tile.
+    showing: [u64; NUMBERS],
+    /// The tiles that fit somewhere now (what [`Foot::fitting`] answers):
+    /// derived from `waiting` and `showing`, kept for the same reason.
+    fits: TileSet,
+    /// How many new arms grow from what waits (derived from `arms`, kept so
+    /// that a new arm does not count them again).
+    filled: u8,
 }
+
+/// How many numbers a half may show in the largest set.
+const NUMBERS: usize = MAX_PIP_LIMIT as usize + 1;
 
 impl Foot {
     /// The table at a round's start: the hub `hub`-`hub`, waiting for its
@@ -144,7 +157,38 @@ impl Foot {
             arms: ArrayVec::new(),
             placed: ArrayVec::new(),
             waiting: Some(Waiting::Hub),
+            showing: [0; NUMBERS],
+            fits: TileSet::showing(hub),
+            filled: 0,
         }
+    }
+
+    /// Recomputes what is derived from the arms and what waits.
+    fn reindex(&mut self) {
+        self.showing = [0; NUMBERS];
+        for (arm, head) in self.arms.iter().enumerate() {
+            if !head.foot {
+                set_bit(&mut self.showing, head.open, arm, true);
+            }
+        }
+        self.filled = match self.waiting {
+            Some(Waiting::Hub) => self.grown_from(Root::Hub),
+            Some(Waiting::Toes(arm)) => self.grown_from(Root::Toe(arm)),
+            None => 0,
+        };
+        self.refit();
+    }
+
+    /// Recomputes the tiles that fit from what waits and `showing`.
+    fn refit(&mut self) {
+        self.fits = match self.waiting {
+            Some(waiting) => TileSet::showing(self.waiting_number(waiting)),
+            None => (0..NUMBERS)
+                .filter(|&n| self.showing[n] != 0)
+                .fold(TileSet::EMPTY, |set, n| {
+                    set.or(TileSet::showing(u8::try_from(n).unwrap_or(u8::MAX)))
+                }),
+        };
     }
 
     /// A table from its parts, unchecked (the checked constructor compares
@@ -184,6 +228,7 @@ impl Foot {
                 })
                 .ok()?;
         }
+        foot.reindex();
         Some(foot)
     }
 
@@ -237,13 +282,13 @@ impl Foot {
     #[must_use]
     pub fn waiting_for(&self) -> Option<(u8, u8)> {
         let waiting = self.waiting?;
-        let (root, wanted) = match waiting {
-            Waiting::Hub => (Root::Hub, self.hub_arms),
-            Waiting::Toes(arm) => (Root::Toe(arm), TOES),
+        let wanted = match waiting {
+            Waiting::Hub => self.hub_arms,
+            Waiting::Toes(_) => TOES,
         };
         Some((
             self.waiting_number(waiting),
-            wanted.saturating_sub(self.grown_from(root)),
+            wanted.saturating_sub(self.filled),
         ))
     }
 
@@ -307,16 +352,7 @@ impl Foot {
     /// number while one waits, else every open arm's.
     #[must_use]
     pub fn fitting(&self) -> TileSet {
-        match self.waiting {
-            Some(waiting) => TileSet::showing(self.waiting_number(waiting)),
-            None => self
-                .arms
-                .iter()
-                .filter(|head| !head.foot)
-                .fold(TileSet::EMPTY, |set, head| {
-                    set.or(TileSet::showing(head.open))
-                }),
-        }
+        self.fits
     }
 
     /// Why `tile` may not go at `place`, or `None` if it may.
@@ -345,16 +381,24 @@ impl Foot {
 
     /// The places `tile` may go now, in the order legal moves list them: a
     /// new arm while something waits, else each open arm it fits.
-    pub fn places_for(&self, tile: Tile) -> impl Iterator<Item = FootPlace> + '_ {
+    pub fn places_for(&self, tile: Tile) -> impl Iterator<Item = FootPlace> + use<> {
         let new_arm = self
             .waiting
-            .is_some()
-            .then_some(FootPlace::NewArm)
-            .filter(|&place| self.fault(tile, place).is_none());
-        let arms = (0..self.arms.len())
-            .filter_map(|arm| u8::try_from(arm).ok())
-            .map(FootPlace::Arm)
-            .filter(move |&place| self.fault(tile, place).is_none());
+            .is_some_and(|_| self.fits.contains(tile))
+            .then_some(FootPlace::NewArm);
+        let number = |n: u8| self.showing.get(usize::from(n)).copied().unwrap_or(0);
+        let mut arms = match self.waiting {
+            Some(_) => 0,
+            None => number(tile.high()) | number(tile.low()),
+        };
+        let arms = std::iter::from_fn(move || {
+            let arm = arms.trailing_zeros();
+            arms &= arms.wrapping_sub(1);
+            u8::try_from(arm)
+                .ok()
+                .filter(|&arm| arm < 64)
+                .map(FootPlace::Arm)
+        });
         new_arm.into_iter().chain(arms)
     }
 
@@ -392,12 +436,14 @@ impl Foot {
                 {
                     return done;
                 }
+                set_bit(&mut self.showing, outer, usize::from(arm), true);
+                self.filled = self.filled.saturating_add(1);
                 match waiting {
-                    Waiting::Hub if self.grown_from(root) >= self.hub_arms => {
+                    Waiting::Hub if self.filled >= self.hub_arms => {
                         self.waiting = None;
                         done.hub_completed = true;
                     }
-                    Waiting::Toes(_) if self.grown_from(root) >= TOES => {
+                    Waiting::Toes(_) if self.filled >= TOES => {
                         self.waiting = None;
                         done.foot_completed = true;
                     }
@@ -421,15 +467,35 @@ impl Foot {
                 {
                     return done;
                 }
+                set_bit(&mut self.showing, head.open, usize::from(arm), false);
                 head.open = outer;
+                if !tile.is_double() {
+                    set_bit(&mut self.showing, outer, usize::from(arm), true);
+                }
                 if tile.is_double() {
                     head.foot = true;
                     self.waiting = Some(Waiting::Toes(arm));
+                    self.filled = 0;
                     done.foot_started = true;
                 }
             }
         }
+        self.refit();
         done
+    }
+}
+
+/// Sets (or clears) arm `arm`'s bit among the arms showing `number`.
+fn set_bit(showing: &mut [u64; NUMBERS], number: u8, arm: usize, on: bool) {
+    if let Some(bits) = showing.get_mut(usize::from(number)) {
+        let bit = 1u64
+            .checked_shl(u32::try_from(arm).unwrap_or(u32::MAX))
+            .unwrap_or(0);
+        if on {
+            *bits |= bit;
+        } else {
+            *bits &= !bit;
+        }
     }
 }
 
