@@ -141,11 +141,10 @@ impl Game {
     pub(super) fn train_moves_into(&self, trains: &Trains, out: &mut Vec<Move>) {
         let seat = self.to_act;
         let chain = self.in_open_chain(trains);
-        for tile in self.train_placeable(trains, seat, self.hand(seat)).iter() {
-            for train in trains.places_for(tile, seat) {
-                if !chain || train == TrainId::Seat(seat) {
-                    out.push(Move::place(seat, tile, Place::on_train(train)));
-                }
+        let open = trains.open_places(seat, chain);
+        for tile in self.hand(seat).and(open.fitting()).iter() {
+            for train in open.for_tile(tile) {
+                out.push(Move::place(seat, tile, Place::on_train(train)));
             }
         }
         if chain {

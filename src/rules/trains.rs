@@ -289,11 +289,33 @@ impl Trains {
     }
 
     /// The trains `seat` may place `tile` on now, in the order legal moves
-    /// list them (its own, the other seats' in seat order, the Mexican).
-    pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + '_ {
-        self.trains()
-            .map(|(id, _)| id)
-            .filter(move |&id| self.fault(tile, id, seat).is_none())
+    /// list them (the seats' trains in seat order, then the Mexican).
+    pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + use<> {
+        self.open_places(seat, false).for_tile(tile)
+    }
+
+    /// Where `seat` may place now, indexed by number (with `own_only`, its
+    /// own train alone, as in an opening chain): built once for a hand's
+    /// tiles, so that each tile looks up its two numbers instead of asking
+    /// every train.
+    #[must_use]
+    pub fn open_places(&self, seat: Seat, own_only: bool) -> OpenTrains {
+        let mut open = OpenTrains {
+            by_number: [0; NUMBERS],
+            fitting: TileSet::EMPTY,
+            players: self.players,
+        };
+        for (i, (id, train)) in self.trains().enumerate() {
+            let allowed = match self.unsatisfied {
+                Some(double) => double == id,
+                None => self.is_open_to(id, seat),
+            } && (!own_only || id == TrainId::Seat(seat));
+            if let (true, Some(bits)) = (allowed, open.by_number.get_mut(usize::from(train.open))) {
+                *bits |= 1 << i;
+                open.fitting = open.fitting.or(TileSet::showing(train.open));
+            }
+        }
+        open
     }
 
     /// The tiles that fit somewhere `seat` may place now (with
@@ -365,6 +387,45 @@ impl Trains {
             TrainId::Mexican if self.public_train => Some(usize::from(self.players)),
             _ => None,
         }
+    }
+}
+
+/// How many numbers a half may show in the largest set.
+const NUMBERS: usize = MAX_PIP_LIMIT as usize + 1;
+
+/// The trains a seat may place on now, by the number each shows (see
+/// [`Trains::open_places`]).
+#[derive(Clone, Copy, Debug)]
+pub struct OpenTrains {
+    /// For each number, the trains showing it (bit `i` for the train at
+    /// position `i`, as [`Trains::trains`] lists them).
+    by_number: [u16; NUMBERS],
+    /// The tiles that fit one of them.
+    fitting: TileSet,
+    /// The seats at the table (where the Mexican train is listed).
+    players: Seat,
+}
+
+impl OpenTrains {
+    /// The tiles that fit one of the trains.
+    #[must_use]
+    pub fn fitting(&self) -> TileSet {
+        self.fitting
+    }
+
+    /// The trains `tile` fits, in the order [`Trains::trains`] lists them.
+    pub fn for_tile(&self, tile: Tile) -> impl Iterator<Item = TrainId> + use<> {
+        let number = |n: u8| self.by_number.get(usize::from(n)).copied().unwrap_or(0);
+        let mut trains = number(tile.high()) | number(tile.low());
+        let players = self.players;
+        std::iter::from_fn(move || {
+            if trains == 0 {
+                return None;
+            }
+            let i = trains.trailing_zeros();
+            trains &= trains - 1;
+            Some(TrainId::at(i as usize, players))
+        })
     }
 }
 
