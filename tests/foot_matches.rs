@@ -31,8 +31,8 @@ use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rounds::{
-    check_knowledge, check_lowest_wins, check_moves, check_round_ends, every_seats_tries,
-    history_faults, play_random,
+    check_knowledge, check_lowest_wins, check_moves, check_round_ends, check_round_replays,
+    every_seats_tries, history_faults, play_random,
 };
 
 /// No match of this game comes near this many moves.
@@ -374,5 +374,21 @@ fn knowledge_never_rules_out_the_truth() {
     );
     if let Err(error) = result {
         panic!("{error}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Every round replays through the service's `Replay` from the state
+    /// it began with, to the same state and match digest.
+    #[test]
+    fn rounds_replay_to_the_same_digest(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
+        let rules = rules(players, variant | 4);
+        let (game, _) = Game::new("chicken_foot", rules, players, seed)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x7e91a7);
+        let rounds = check_round_replays(game, &mut choose)?;
+        prop_assert_eq!(rounds, u32::from(rules.rounds));
     }
 }

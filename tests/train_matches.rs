@@ -24,8 +24,8 @@ use proptest::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rounds::{
-    check_knowledge, check_lowest_wins, check_moves, check_round_ends, every_seats_tries,
-    history_faults, play_random,
+    check_knowledge, check_lowest_wins, check_moves, check_round_ends, check_round_replays,
+    every_seats_tries, history_faults, play_random,
 };
 
 /// No match of these games comes near this many moves.
@@ -322,5 +322,21 @@ proptest! {
     #[test]
     fn every_state_is_accepted_and_faults_are_refused(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
         states_check(players, variant, seed)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Every round replays through the service's `Replay` from the state
+    /// it began with, to the same state and match digest.
+    #[test]
+    fn rounds_replay_to_the_same_digest(players in 2u8..=8, variant in 0u8..8, seed in any::<u64>()) {
+        let rules = rules(players, variant | 8);
+        let (game, _) = Game::new("mexican_train", rules, players, seed)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x7e91a7);
+        let rounds = check_round_replays(game, &mut choose)?;
+        prop_assert_eq!(rounds, u32::from(rules.rounds));
     }
 }

@@ -2,7 +2,10 @@
 //! hub (the train games and Chicken Foot): what a round's end adds to each
 //! seat, and how the match ends.
 
+use pips::proto;
 use pips::rules::{Action, Event, Game, Move, Outcome, Place, Report, Rules, Setup, Tile};
+use pips::service::codec;
+use pips::service::engine::Engine;
 use proptest::prelude::*;
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
@@ -187,4 +190,38 @@ pub fn play_random(game: &mut Game, choose: &mut ChaCha8Rng) -> Result<Move, Tes
     game.play(mv)
         .map_err(|e| TestCaseError::fail(format!("{mv}: {e}")))?;
     Ok(mv)
+}
+
+/// Plays `game` to the match's end with random moves, replaying each round
+/// through the service's `Replay` from the state it began with: the same
+/// moves end on the same state and the same match digest.
+pub fn check_round_replays(mut game: Game, choose: &mut ChaCha8Rng) -> Result<u32, TestCaseError> {
+    let engine = Engine::default();
+    let mut start = codec::encode_state(&game);
+    let mut moves = Vec::new();
+    let mut rounds = 0;
+    while game.outcome().is_none() {
+        let round = game.hand_number();
+        moves.push(codec::encode_move(play_random(&mut game, choose)?));
+        if game.hand_number() == round && game.outcome().is_none() {
+            continue;
+        }
+        let replayed = engine
+            .replay(&proto::ReplayRequest {
+                state_source: Some(start.into()),
+                moves: std::mem::take(&mut moves),
+                as_token: false,
+            })
+            .map_err(|e| TestCaseError::fail(format!("round {round}: {e:?}")))?;
+        start = codec::encode_state(&game);
+        prop_assert_eq!(
+            &replayed.match_digest,
+            &game.digest().0.to_vec(),
+            "round {}",
+            round
+        );
+        prop_assert_eq!(replayed.state.as_ref(), Some(&start), "round {}", round);
+        rounds += 1;
+    }
+    Ok(rounds)
 }
