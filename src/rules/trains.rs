@@ -305,11 +305,18 @@ impl Trains {
             fitting: TileSet::EMPTY,
             players: self.players,
         };
-        for (i, (id, train)) in self.trains().enumerate() {
-            let allowed = match self.unsatisfied {
-                Some(double) => double == id,
-                None => self.is_open_to(id, seat),
-            } && (!own_only || id == TrainId::Seat(seat));
+        // By position (the seats' trains, then the Mexican train), as
+        // `is_open_to` and the unsatisfied double say, without asking for
+        // each train by its id.
+        let own = usize::from(seat);
+        let unsatisfied = self.unsatisfied.and_then(|id| self.index(id));
+        for (i, train) in self.trains.iter().enumerate() {
+            let allowed = match unsatisfied {
+                Some(double) => double == i,
+                // A seat's own train, the Mexican train (listed last), or
+                // one whose marker is up.
+                None => i == own || i >= usize::from(self.players) || train.marker,
+            } && (!own_only || i == own);
             if let (true, Some(bits)) = (allowed, open.by_number.get_mut(usize::from(train.open))) {
                 *bits |= 1 << i;
                 open.fitting = open.fitting.or(TileSet::showing(train.open));
