@@ -25,7 +25,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rounds::{
     check_knowledge, check_lowest_wins, check_moves, check_round_ends, check_round_replays,
-    every_seats_tries, history_faults, play_random,
+    every_seats_tries, history_faults, play_random, read_back, walk_states,
 };
 
 /// No match of these games comes near this many moves.
@@ -203,47 +203,22 @@ fn knowledge_never_rules_out_the_truth() {
 /// move altered, a draw that does not name its tile, another seat to act.
 fn states_check(players: u8, variant: u8, seed: u64) -> Result<(), TestCaseError> {
     let rules = rules(players, variant | 8);
-    let (mut game, _) = Game::new("mexican_train", rules, players, seed)
+    let (game, _) = Game::new("mexican_train", rules, players, seed)
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let mut choose = ChaCha8Rng::seed_from_u64(seed ^ 0x5e7);
-    let mut step = 0usize;
-    loop {
-        let setup = Setup::from(&game);
-        let rebuilt = Game::from_setup(setup.clone());
-        prop_assert_eq!(rebuilt.as_ref(), Ok(&game), "step {}", step);
-        wire_forms_round_trip(&game, step)?;
-        if step % 5 == 0 && game.outcome().is_none() {
-            for faulty in faults(&setup, &mut choose) {
-                prop_assert!(
-                    Game::from_setup(faulty.clone()).is_err(),
-                    "accepted a faulty state: {:?}",
-                    faulty.table
-                );
-            }
-        }
-        if game.outcome().is_some() || step >= MAX_MOVES {
-            break;
-        }
-        play_random(&mut game, &mut choose)?;
-        step += 1;
-    }
-    Ok(())
+    walk_states(
+        game,
+        &mut choose,
+        MAX_MOVES,
+        |game, _, step| wire_forms_round_trip(game, step),
+        faults,
+    )
 }
 
-/// The state reads back from both of its wire forms (the readable one
-/// through its JSON too), and a marker turned in the packed form is
-/// refused naming that train's marker.
+/// The state reads back from both of its wire forms, and a marker turned
+/// in the packed form is refused naming that train's marker.
 fn wire_forms_round_trip(game: &Game, step: usize) -> Result<(), TestCaseError> {
-    let readable = codec::encode_state(game);
-    prop_assert_eq!(readable.format_version, 2);
-    let json = serde_json::to_string(&readable).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let from_json: proto::GameState =
-        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let decoded = codec::decode_state(Some(&from_json), "state");
-    prop_assert_eq!(decoded.as_ref(), Ok(game), "step {}", step);
-    let packed = codec::encode_packed(game);
-    let unpacked = codec::decode_packed(&packed, "state_token");
-    prop_assert_eq!(unpacked.as_ref(), Ok(game), "step {}", step);
+    let (readable, packed) = read_back(game, step)?;
     if game.outcome().is_none() {
         let mut turned = packed.clone();
         if let Some(trains) = turned.trains.as_mut() {

@@ -225,3 +225,57 @@ pub fn check_round_replays(mut game: Game, choose: &mut ChaCha8Rng) -> Result<u3
     }
     Ok(rounds)
 }
+
+/// The state reads back unchanged from both wire forms (the readable one
+/// through its JSON too), written in format 2; both forms, for the table's
+/// own checks.
+pub fn read_back(
+    game: &Game,
+    step: usize,
+) -> Result<(proto::GameState, proto::PackedState), TestCaseError> {
+    let readable = codec::encode_state(game);
+    prop_assert_eq!(readable.format_version, 2);
+    let json = serde_json::to_string(&readable).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let from_json: proto::GameState =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let decoded = codec::decode_state(Some(&from_json), "state");
+    prop_assert_eq!(decoded.as_ref(), Ok(game), "step {}", step);
+    let packed = codec::encode_packed(game);
+    let unpacked = codec::decode_packed(&packed, "state_token");
+    prop_assert_eq!(unpacked.as_ref(), Ok(game), "step {}", step);
+    Ok((readable, packed))
+}
+
+/// Walks a random match from `game` (at most `max_moves` moves): every
+/// state goes through the checked constructor unchanged and `check` holds
+/// of it (given its setup and step); every fifth step of a match in play,
+/// each state `faults` makes of it is refused.
+pub fn walk_states(
+    mut game: Game,
+    choose: &mut ChaCha8Rng,
+    max_moves: usize,
+    mut check: impl FnMut(&Game, &Setup, usize) -> Result<(), TestCaseError>,
+    faults: impl Fn(&Setup, &mut ChaCha8Rng) -> Vec<Setup>,
+) -> Result<(), TestCaseError> {
+    let mut step = 0usize;
+    loop {
+        let setup = Setup::from(&game);
+        let rebuilt = Game::from_setup(setup.clone());
+        prop_assert_eq!(rebuilt.as_ref(), Ok(&game), "step {}", step);
+        check(&game, &setup, step)?;
+        if step % 5 == 0 && game.outcome().is_none() {
+            for faulty in faults(&setup, choose) {
+                prop_assert!(
+                    Game::from_setup(faulty.clone()).is_err(),
+                    "accepted a faulty state: {:?}",
+                    faulty.table
+                );
+            }
+        }
+        if game.outcome().is_some() || step >= max_moves {
+            return Ok(());
+        }
+        play_random(&mut game, choose)?;
+        step += 1;
+    }
+}
