@@ -14,7 +14,7 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use super::layout::Placed;
-use super::tile::{MAX_PIP_LIMIT, Tile, TileSet};
+use super::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
 
 /// The tiles of the largest set but the hub: the most a foot table holds.
 const PLACED_CAPACITY: usize = TileSet::full(MAX_PIP_LIMIT).len() as usize - 1;
@@ -382,24 +382,22 @@ impl Foot {
     /// The places `tile` may go now, in the order legal moves list them: a
     /// new arm while something waits, else each open arm it fits.
     pub fn places_for(&self, tile: Tile) -> impl Iterator<Item = FootPlace> + use<> {
-        let new_arm = self
-            .waiting
-            .is_some_and(|_| self.fits.contains(tile))
-            .then_some(FootPlace::NewArm);
-        let number = |n: u8| self.showing.get(usize::from(n)).copied().unwrap_or(0);
-        let mut arms = match self.waiting {
-            Some(_) => 0,
-            None => number(tile.high()) | number(tile.low()),
-        };
-        let arms = std::iter::from_fn(move || {
-            let arm = arms.trailing_zeros();
-            arms &= arms.wrapping_sub(1);
-            u8::try_from(arm)
-                .ok()
-                .filter(|&arm| arm < 64)
-                .map(FootPlace::Arm)
-        });
+        let new_arm =
+            (self.waiting.is_some() && self.fits.contains(tile)).then_some(FootPlace::NewArm);
+        let arms =
+            ones(self.arms_for(tile)).filter_map(|arm| u8::try_from(arm).ok().map(FootPlace::Arm));
         new_arm.into_iter().chain(arms)
+    }
+
+    /// The open arms `tile` fits, bit `i` for arm `i` (none while something
+    /// waits: then only a new arm takes a tile).
+    #[must_use]
+    pub fn arms_for(&self, tile: Tile) -> u64 {
+        if self.waiting.is_some() {
+            return 0;
+        }
+        let number = |n: u8| self.showing.get(usize::from(n)).copied().unwrap_or(0);
+        number(tile.high()) | number(tile.low())
     }
 
     /// Places `tile` at `place`, which [`Foot::fault`] must allow (a tile

@@ -15,6 +15,7 @@ use super::moves::{Action, Move};
 use super::options::TableKind;
 use super::place::Place;
 use super::table::Table;
+use super::tile::ones;
 
 impl Game {
     /// The legal moves at a chicken foot: placements in tile order, each
@@ -24,9 +25,19 @@ impl Game {
     #[inline(never)]
     pub(super) fn foot_moves_into(&self, foot: &Foot, out: &mut Vec<Move>) {
         let seat = self.to_act;
-        for tile in self.hand(seat).and(foot.fitting()).iter() {
-            for place in foot.places_for(tile) {
-                out.push(Move::place(seat, tile, Place::at_foot(place)));
+        let fitting = self.hand(seat).and(foot.fitting());
+        // As `Foot::places_for` lists them, without asking the table
+        // again for each tile: while something waits, every tile that
+        // fits starts a new arm; else each goes on the arms it fits.
+        if foot.waiting().is_some() {
+            let new_arm = Place::at_foot(FootPlace::NewArm);
+            out.extend(fitting.iter().map(|tile| Move::place(seat, tile, new_arm)));
+        } else {
+            for tile in fitting.iter() {
+                for arm in ones(foot.arms_for(tile)) {
+                    let arm = u8::try_from(arm).unwrap_or(u8::MAX);
+                    out.push(Move::place(seat, tile, Place::at_foot(FootPlace::Arm(arm))));
+                }
             }
         }
         self.draw_or_pass_if_stuck(out);
@@ -66,22 +77,28 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(super) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
-        match self.table.take() {
-            Some(Table::Trains(trains)) => self.play_train(trains, mv, sink),
-            Some(Table::Foot(foot)) => self.play_foot(foot, mv, sink),
+        match self.table {
+            Some(Table::Trains(_)) => self.play_train(mv, sink),
+            Some(Table::Foot(_)) => self.play_foot(mv, sink),
             None => {}
         }
     }
 
-    /// Plays a legal move at a chicken foot.
-    fn play_foot<S: EventSink>(&mut self, mut foot: Box<Foot>, mv: Move, sink: &mut S) {
+    /// Plays a legal move at the game's chicken foot (changed where it
+    /// lies, as a train table is).
+    fn play_foot<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+        let Some(Table::Foot(foot)) = &mut self.table else {
+            return;
+        };
         let seat = mv.seat;
         match mv.action {
             Action::Play { tile, place } => {
                 let at = place.foot().unwrap_or(FootPlace::NewArm);
-                if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
-                    hand.remove(tile);
-                }
+                let Some(hand) = self.hands.get_mut(usize::from(seat)) else {
+                    return;
+                };
+                hand.remove(tile);
+                let out = hand.is_empty();
                 // The event names the arm a new arm's tile started, and
                 // the foot a toe completes.
                 let started = u8::try_from(foot.arm_count()).unwrap_or(u8::MAX);
@@ -103,21 +120,18 @@ impl Game {
                 if placed.foot_completed {
                     sink.record(|| Event::FootCompleted { seat, arm: toes_of });
                 }
-                self.table = Some(Table::Foot(foot));
-                if self.hand(seat).is_empty() {
+                if out {
                     self.end_hand(HandEnd::Domino(seat), false, sink);
                     return;
                 }
                 self.end_foot_turn(seat);
             }
             Action::Draw => {
-                self.table = Some(Table::Foot(foot));
                 if self.draw_for(seat, sink) {
                     self.drew_this_turn = true;
                 }
             }
             Action::Pass | Action::EndTurn => {
-                self.table = Some(Table::Foot(foot));
                 sink.record(|| Event::Passed { seat });
                 self.end_foot_turn(seat);
             }

@@ -323,6 +323,20 @@ impl Iterator for TileSetIter {
 
 impl ExactSizeIterator for TileSetIter {}
 
+/// The positions of the bits set in `bits`, lowest first: how the tables
+/// walk a mask of trains or arms.
+pub(crate) fn ones(bits: impl Into<u64>) -> impl Iterator<Item = usize> {
+    let mut bits: u64 = bits.into();
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(i)
+    })
+}
+
 /// Tiles up to double-twelve: every tile index is below this.
 const TILE_COUNT: u32 = 91;
 

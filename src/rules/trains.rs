@@ -15,7 +15,8 @@ use arrayvec::ArrayVec;
 use super::deal::MAX_SEATS;
 use super::layout::Placed;
 use super::moves::Seat;
-use super::tile::{MAX_PIP_LIMIT, Tile, TileSet};
+use super::place::Place;
+use super::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
 
 /// The most tiles a train can hold: every tile of the largest set but the
 /// hub. A train keeps them inline, so that placing a tile never allocates
@@ -53,49 +54,6 @@ impl fmt::Display for TrainId {
     }
 }
 
-/// One train: its tiles outward from the hub, what its open end shows and
-/// its owner's marker.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Train {
-    /// The tiles, outward from the hub (each one's inner half touching the
-    /// previous tile, the first's touching the hub).
-    tiles: ArrayVec<Placed, TRAIN_CAPACITY>,
-    /// The number its open end shows: the hub's until a tile is on it.
-    open: u8,
-    /// Whether the owner's marker is up, so that any seat may place here
-    /// (always false for the Mexican train, which needs none).
-    marker: bool,
-}
-
-impl Train {
-    /// A train with no tiles yet, showing the hub's `hub`.
-    fn empty(hub: u8) -> Train {
-        Train {
-            tiles: ArrayVec::new(),
-            open: hub,
-            marker: false,
-        }
-    }
-
-    /// Its tiles, outward from the hub.
-    #[must_use]
-    pub fn tiles(&self) -> &[Placed] {
-        &self.tiles
-    }
-
-    /// The number its open end shows.
-    #[must_use]
-    pub fn open_end(&self) -> u8 {
-        self.open
-    }
-
-    /// Whether its owner's marker is up.
-    #[must_use]
-    pub fn marker(&self) -> bool {
-        self.marker
-    }
-}
-
 /// What a placement did to the table besides adding the tile.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Placement {
@@ -129,13 +87,70 @@ pub enum TrainFault {
     OutsideChain,
 }
 
+/// One train as the table shows it: its tiles outward from the hub, what
+/// its open end shows and its owner's marker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Train<'a> {
+    /// The tiles, outward from the hub (each one's inner half touching the
+    /// previous tile, the first's touching the hub).
+    tiles: &'a [Placed],
+    /// The number its open end shows: the hub's until a tile is on it.
+    open: u8,
+    /// Whether the owner's marker is up, so that any seat may place here
+    /// (always false for the Mexican train, which needs none).
+    marker: bool,
+}
+
+impl<'a> Train<'a> {
+    /// Its tiles, outward from the hub.
+    #[must_use]
+    pub fn tiles(self) -> &'a [Placed] {
+        self.tiles
+    }
+
+    /// The number its open end shows.
+    #[must_use]
+    pub fn open_end(self) -> u8 {
+        self.open
+    }
+
+    /// Whether its owner's marker is up.
+    #[must_use]
+    pub fn marker(self) -> bool {
+        self.marker
+    }
+}
+
+/// The most trains a table has: one per seat of the largest table, and the
+/// Mexican train.
+const MAX_TRAINS: usize = MAX_SEATS + 1;
+
+/// One train's tiles, inline (see [`TRAIN_CAPACITY`]).
+type TrainTiles = ArrayVec<Placed, TRAIN_CAPACITY>;
+
 /// The table of a train game.
+///
+/// The trains are known by position: the seats' in seat order, then the
+/// Mexican train. What each shows and which markers are up are kept apart
+/// from the tiles, in a few bytes, because those are what every move asks
+/// of every train (which trains a seat may use and what they show).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Trains {
     /// The hub double's number.
     hub: u8,
-    /// One train per seat, by seat, then the Mexican train if there is one.
-    trains: Vec<Train>,
+    /// Each train's tiles, by position.
+    tiles: Vec<TrainTiles>,
+    /// The number each train's open end shows, by position: its last
+    /// tile's outer half, the hub's while it has none (the positions past
+    /// the table's trains show the hub's and are never asked).
+    open: [u8; MAX_TRAINS],
+    /// For each number, the trains whose open end shows it, bit `i` for
+    /// the train at position `i` (kept with `open`, so that where a tile
+    /// fits is two lookups).
+    showing: [u16; NUMBERS],
+    /// The markers up, bit `i` for the train at position `i` (a table's
+    /// Mexican train never has one).
+    markers: u32,
     /// Number of seats (the seats' trains are the first this many).
     players: u8,
     /// Whether there is a Mexican train.
@@ -152,13 +167,18 @@ impl Trains {
     pub fn new(hub: u8, players: u8, public_train: bool) -> Trains {
         let seats = players.min(MAX_SEATS as u8);
         let count = usize::from(seats) + usize::from(public_train);
-        Trains {
+        let mut table = Trains {
             hub,
-            trains: vec![Train::empty(hub); count],
+            tiles: vec![TrainTiles::new(); count],
+            open: [hub; MAX_TRAINS],
+            showing: [0; NUMBERS],
+            markers: 0,
             players: seats,
             public_train,
             unsatisfied: None,
-        }
+        };
+        table.index_numbers();
+        table
     }
 
     /// A table as a state describes it, unchecked: the hub's number, each
@@ -176,26 +196,43 @@ impl Trains {
         trains: Vec<(Vec<Placed>, bool)>,
         unsatisfied: Option<TrainId>,
     ) -> Trains {
-        Trains {
+        let mut table = Trains {
             hub,
-            trains: trains
-                .into_iter()
-                .map(|(tiles, marker)| {
-                    // (A train longer than any round can make is cut to
-                    // its capacity; it then differs from the table the
-                    // round's moves build, which is how it is refused.)
-                    let tiles: ArrayVec<Placed, TRAIN_CAPACITY> =
-                        tiles.into_iter().take(TRAIN_CAPACITY).collect();
-                    Train {
-                        open: tiles.last().map_or(hub, |placed| placed.outer),
-                        tiles,
-                        marker,
-                    }
-                })
-                .collect(),
+            tiles: Vec::with_capacity(trains.len()),
+            open: [hub; MAX_TRAINS],
+            showing: [0; NUMBERS],
+            markers: 0,
             players: players.min(MAX_SEATS as u8),
             public_train,
             unsatisfied,
+        };
+        // (However many trains are given, all are kept, so that a count
+        // the rules do not make is seen and refused; a train longer than
+        // any round can make is cut to its capacity, and then differs from
+        // the train the round's moves build, which is how it is refused; a
+        // marker past the 32nd train is not kept, that train being one too
+        // many.)
+        for (i, (tiles, marker)) in trains.into_iter().enumerate() {
+            let tiles: TrainTiles = tiles.into_iter().take(TRAIN_CAPACITY).collect();
+            if let (Some(open), Some(last)) = (table.open.get_mut(i), tiles.last()) {
+                *open = last.outer;
+            }
+            if marker && i < 32 {
+                table.markers |= 1 << i;
+            }
+            table.tiles.push(tiles);
+        }
+        table.index_numbers();
+        table
+    }
+
+    /// Works out `showing` from `open`.
+    fn index_numbers(&mut self) {
+        self.showing = [0; NUMBERS];
+        for (i, &shows) in self.open.iter().enumerate().take(self.tiles.len()) {
+            if let Some(bits) = self.showing.get_mut(usize::from(shows)) {
+                *bits |= 1 << i;
+            }
         }
     }
 
@@ -212,18 +249,24 @@ impl Trains {
     }
 
     /// Every train with its id: the seats' in seat order, then the Mexican.
-    pub fn trains(&self) -> impl Iterator<Item = (TrainId, &Train)> + '_ {
-        let players = self.players;
-        self.trains
-            .iter()
-            .enumerate()
-            .map(move |(i, train)| (TrainId::at(i, players), train))
+    pub fn trains(&self) -> impl Iterator<Item = (TrainId, Train<'_>)> + '_ {
+        (0..self.tiles.len()).filter_map(|i| Some((TrainId::at(i, self.players), self.at(i)?)))
     }
 
     /// The train `id`, if the table has it.
     #[must_use]
-    pub fn train(&self, id: TrainId) -> Option<&Train> {
-        self.trains.get(self.index(id)?)
+    pub fn train(&self, id: TrainId) -> Option<Train<'_>> {
+        self.at(self.index(id)?)
+    }
+
+    /// The train at position `i`, if the table has it.
+    fn at(&self, i: usize) -> Option<Train<'_>> {
+        let tiles = self.tiles.get(i)?;
+        Some(Train {
+            tiles,
+            open: tiles.last().map_or(self.hub, |placed| placed.outer),
+            marker: i < 32 && self.markers >> i & 1 == 1,
+        })
     }
 
     /// The train whose double is unsatisfied, if one is.
@@ -235,15 +278,15 @@ impl Trains {
     /// How many tiles are on the trains (the hub not counted).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.trains.iter().map(|train| train.tiles.len()).sum()
+        self.tiles.iter().map(ArrayVec::len).sum()
     }
 
     /// Every tile on the table, the hub included.
     #[must_use]
     pub fn tiles(&self) -> TileSet {
-        self.trains
+        self.tiles
             .iter()
-            .flat_map(|train| train.tiles.iter().map(|placed| placed.tile()))
+            .flat_map(|train| train.iter().map(|placed| placed.tile()))
             .chain([self.hub()])
             .collect()
     }
@@ -257,7 +300,7 @@ impl Trains {
     /// Whether no tile is on any train yet.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.trains.iter().all(|train| train.tiles.is_empty())
+        self.tiles.iter().all(ArrayVec::is_empty)
     }
 
     /// Whether `seat` may place on train `id` now, the table's markers
@@ -266,9 +309,7 @@ impl Trains {
     pub fn is_open_to(&self, id: TrainId, seat: Seat) -> bool {
         match id {
             TrainId::Mexican => self.public_train,
-            TrainId::Seat(owner) => {
-                owner == seat || self.train(id).is_some_and(|train| train.marker)
-            }
+            TrainId::Seat(owner) => owner == seat || self.train(id).is_some_and(Train::marker),
         }
     }
 
@@ -290,39 +331,42 @@ impl Trains {
 
     /// The trains `seat` may place `tile` on now, in the order legal moves
     /// list them (the seats' trains in seat order, then the Mexican).
-    pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + use<> {
-        self.open_places(seat, false).for_tile(tile)
+    pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + '_ {
+        let players = self.players;
+        ones(self.open_places(seat, false).trains_for(tile)).map(move |i| TrainId::at(i, players))
     }
 
-    /// Where `seat` may place now, indexed by number (with `own_only`, its
-    /// own train alone, as in an opening chain): built once for a hand's
-    /// tiles, so that each tile looks up its two numbers instead of asking
-    /// every train.
-    #[must_use]
-    pub fn open_places(&self, seat: Seat, own_only: bool) -> OpenTrains {
-        let mut open = OpenTrains {
-            by_number: [0; NUMBERS],
-            fitting: TileSet::EMPTY,
-            players: self.players,
-        };
-        // By position (the seats' trains, then the Mexican train), as
-        // `is_open_to` and the unsatisfied double say, without asking for
-        // each train by its id.
-        let own = usize::from(seat);
-        let unsatisfied = self.unsatisfied.and_then(|id| self.index(id));
-        for (i, train) in self.trains.iter().enumerate() {
-            let allowed = match unsatisfied {
-                Some(double) => double == i,
-                // A seat's own train, the Mexican train (listed last), or
-                // one whose marker is up.
-                None => i == own || i >= usize::from(self.players) || train.marker,
-            } && (!own_only || i == own);
-            if let (true, Some(bits)) = (allowed, open.by_number.get_mut(usize::from(train.open))) {
-                *bits |= 1 << i;
-                open.fitting = open.fitting.or(TileSet::showing(train.open));
-            }
+    /// The trains a seat may place on now, one bit per position: while a
+    /// double is unsatisfied only its train; else the seat's own, the
+    /// Mexican and those whose marker is up — with `own_only` (an opening
+    /// chain), the seat's own alone; with `every_train_open` (what the
+    /// test for a blocked round asks), every train.
+    fn usable(&self, seat: Seat, own_only: bool, every_train_open: bool) -> u32 {
+        let existing = (1u32 << self.tiles.len().min(MAX_TRAINS)) - 1;
+        let own = 1u32 << (seat & 7);
+        if let Some(double) = self.unsatisfied.and_then(|id| self.index(id)) {
+            return 1 << double & existing;
         }
-        open
+        let usable = if every_train_open {
+            existing
+        } else {
+            let mexican = u32::from(self.public_train) << self.players;
+            own | mexican | self.markers
+        };
+        usable & if own_only { own } else { existing }
+    }
+
+    /// Where `seat` may place now (with `own_only`, its own train alone, as
+    /// in an opening chain): asked once for a hand's tiles, so that each
+    /// tile looks up its two numbers instead of asking every train.
+    #[must_use]
+    pub fn open_places(&self, seat: Seat, own_only: bool) -> OpenTrains<'_> {
+        let usable = self.usable(seat, own_only, false);
+        OpenTrains {
+            table: self,
+            usable,
+            fitting: self.fitting_at(usable),
+        }
     }
 
     /// The tiles that fit somewhere `seat` may place now (with
@@ -331,16 +375,17 @@ impl Trains {
     /// that cover it.
     #[must_use]
     pub fn fitting(&self, seat: Seat, every_train_open: bool) -> TileSet {
-        if let Some(double) = self.unsatisfied {
-            return self
-                .train(double)
-                .map_or(TileSet::EMPTY, |train| TileSet::showing(train.open));
-        }
-        self.trains()
-            .filter(|&(id, _)| every_train_open || self.is_open_to(id, seat))
-            .fold(TileSet::EMPTY, |set, (_, train)| {
-                set.or(TileSet::showing(train.open))
-            })
+        self.fitting_at(self.usable(seat, false, every_train_open))
+    }
+
+    /// The tiles that fit one of the trains in `trains` (a bit per
+    /// position).
+    fn fitting_at(&self, trains: u32) -> TileSet {
+        ones(trains).fold(TileSet::EMPTY, |set, i| {
+            set.or(TileSet::showing(
+                self.open.get(i).copied().unwrap_or(self.hub),
+            ))
+        })
     }
 
     /// Places `tile` on train `id` for `seat`, which [`Trains::fault`] must
@@ -350,22 +395,29 @@ impl Trains {
         let Some(index) = self.index(id) else {
             return Placement::default();
         };
-        let Some(train) = self.trains.get_mut(index) else {
+        let (Some(train), Some(open)) = (self.tiles.get_mut(index), self.open.get_mut(index))
+        else {
             return Placement::default();
         };
-        let inner = if tile.has(train.open) {
-            train.open
-        } else {
-            tile.high()
-        };
+        let inner = if tile.has(*open) { *open } else { tile.high() };
         let outer = tile.other_half(inner);
         // (No legal placement finds a train full: it holds every tile of
         // the largest set but the hub.)
-        if train.tiles.try_push(Placed { inner, outer }).is_err() {
+        if train.try_push(Placed { inner, outer }).is_err() {
             return Placement::default();
         }
-        train.open = outer;
-        let marker_lowered = id == TrainId::Seat(seat) && std::mem::take(&mut train.marker);
+        let shown = std::mem::replace(open, outer);
+        let bit = 1u32 << index;
+        if let Some(was) = self.showing.get_mut(usize::from(shown)) {
+            *was &= !(bit as u16);
+        }
+        if let Some(now) = self.showing.get_mut(usize::from(outer)) {
+            *now |= bit as u16;
+        }
+        let marker_lowered = id == TrainId::Seat(seat) && self.markers & bit != 0;
+        if marker_lowered {
+            self.markers &= !bit;
+        }
         let double_satisfied = self.unsatisfied == Some(id);
         let double_placed = tile.is_double();
         self.unsatisfied = double_placed.then_some(id);
@@ -379,15 +431,18 @@ impl Trains {
     /// Raises `seat`'s marker (a pass); whether it was down.
     pub fn raise_marker(&mut self, seat: Seat) -> bool {
         match self.index(TrainId::Seat(seat)) {
-            Some(index) => self
-                .trains
-                .get_mut(index)
-                .is_some_and(|train| !std::mem::replace(&mut train.marker, true)),
-            None => false,
+            Some(index) if index < self.tiles.len() => {
+                let bit = 1u32 << index;
+                let was_down = self.markers & bit == 0;
+                self.markers |= bit;
+                was_down
+            }
+            _ => false,
         }
     }
 
-    /// The position of train `id` in `trains`.
+    /// The position of train `id` (below [`MAX_TRAINS`]), if the table
+    /// has such a train.
     fn index(&self, id: TrainId) -> Option<usize> {
         match id {
             TrainId::Seat(seat) if seat < self.players => Some(usize::from(seat)),
@@ -400,39 +455,42 @@ impl Trains {
 /// How many numbers a half may show in the largest set.
 const NUMBERS: usize = MAX_PIP_LIMIT as usize + 1;
 
-/// The trains a seat may place on now, by the number each shows (see
-/// [`Trains::open_places`]).
+/// The trains a seat may place on now (see [`Trains::open_places`]).
 #[derive(Clone, Copy, Debug)]
-pub struct OpenTrains {
-    /// For each number, the trains showing it (bit `i` for the train at
-    /// position `i`, as [`Trains::trains`] lists them).
-    by_number: [u16; NUMBERS],
+pub struct OpenTrains<'a> {
+    /// The table.
+    table: &'a Trains,
+    /// The trains, a bit per position.
+    usable: u32,
     /// The tiles that fit one of them.
     fitting: TileSet,
-    /// The seats at the table (where the Mexican train is listed).
-    players: Seat,
 }
 
-impl OpenTrains {
+impl OpenTrains<'_> {
     /// The tiles that fit one of the trains.
     #[must_use]
     pub fn fitting(&self) -> TileSet {
         self.fitting
     }
 
-    /// The trains `tile` fits, in the order [`Trains::trains`] lists them.
-    pub fn for_tile(&self, tile: Tile) -> impl Iterator<Item = TrainId> + use<> {
-        let number = |n: u8| self.by_number.get(usize::from(n)).copied().unwrap_or(0);
-        let mut trains = number(tile.high()) | number(tile.low());
-        let players = self.players;
-        std::iter::from_fn(move || {
-            if trains == 0 {
-                return None;
-            }
-            let i = trains.trailing_zeros();
-            trains &= trains - 1;
-            Some(TrainId::at(i as usize, players))
-        })
+    /// The trains `tile` fits, a bit per position as [`Trains::trains`]
+    /// lists them.
+    #[must_use]
+    pub fn trains_for(&self, tile: Tile) -> u32 {
+        let number = |n: u8| self.table.showing.get(usize::from(n)).copied().unwrap_or(0);
+        u32::from(number(tile.high()) | number(tile.low())) & self.usable
+    }
+
+    /// The place of the train at position `i`.
+    #[must_use]
+    pub fn place_at(&self, i: usize) -> Place {
+        Place::on_train(TrainId::at(i, self.table.players))
+    }
+
+    /// The places of the trains `tile` fits, in the order
+    /// [`Trains::trains`] lists them.
+    pub fn places_for(&self, tile: Tile) -> impl Iterator<Item = Place> + use<'_> {
+        ones(self.trains_for(tile)).map(|i| self.place_at(i))
     }
 }
 
