@@ -365,6 +365,116 @@ async fn take_hint(browser: &Client, server: &TestServer, shot: &str) {
     assert!(played, "the hint can be played from the page");
 }
 
+/// What a seat must not see in its panel: every tile `{a, b}` anywhere in
+/// `value`, as "a-b".
+fn tiles_in(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let (Some(a), Some(b), 2) = (map.get("a"), map.get("b"), map.len()) {
+                found.push(format!("{a}-{b}"));
+                found.push(format!("{b}-{a}"));
+            }
+            map.values().for_each(|v| tiles_in(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| tiles_in(v, found)),
+        _ => {}
+    }
+}
+
+/// Mid-hand, on the player's turn: the state panel shows the seat's view
+/// and none of the other seats' tiles until the developer switch is on;
+/// the rules card shows the game's section of the rule book; a reload
+/// resumes the same position (the same match digest, the same hand).
+async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
+    let page = browser
+        .execute(
+            "const g = window.pipsPlayground; \
+             return { panel: document.querySelector('#state-json').value, state: g.state };",
+            vec![],
+        )
+        .await
+        .expect("the panel");
+    let panel: Value = serde_json::from_str(page["panel"].as_str().expect("text")).expect("JSON");
+    let mut hidden = Vec::new();
+    for hand in page["state"]["hands"]
+        .as_array()
+        .expect("hands")
+        .iter()
+        .skip(1)
+    {
+        tiles_in(hand, &mut hidden);
+    }
+    assert!(!hidden.is_empty(), "the other seats hold tiles");
+    let mut shown = Vec::new();
+    tiles_in(&panel, &mut shown);
+    let leaked: Vec<&String> = shown.iter().filter(|t| hidden.contains(t)).collect();
+    assert!(
+        leaked.is_empty(),
+        "{}: the state panel shows other seats' tiles {leaked:?}",
+        table.variant
+    );
+    assert!(panel.get("hands").is_none() && panel.get("seed").is_none());
+    // The developer switch shows the full state, and says what it reveals.
+    assert!(
+        click(browser, "#state-panel summary").await,
+        "open the panel"
+    );
+    assert!(click(browser, "#dev-full").await, "the developer switch");
+    let full = browser
+        .execute(
+            "return document.querySelector('#state-json').value;",
+            vec![],
+        )
+        .await
+        .expect("the panel");
+    let full: Value = serde_json::from_str(full.as_str().expect("text")).expect("JSON");
+    assert_eq!(full, page["state"], "the switch shows the full state");
+    let warning = text(browser, "#state-panel .dev").await;
+    assert!(warning.contains("every hidden tile"), "{warning}");
+    assert!(click(browser, "#dev-full").await, "the switch back");
+    // The rules card: the game's own section of the rule book.
+    assert!(click(browser, "#rules-button").await, "the rules button");
+    browser
+        .wait()
+        .for_element(Locator::Css("#rules-card[open] #rules-body li"))
+        .await
+        .expect("the rules card opens");
+    let title = text(browser, "#rules-title").await;
+    assert!(title.starts_with("Rules: "), "{title}");
+    let rules = text(browser, "#rules-body").await;
+    assert!(
+        rules.contains("What every game shares") && rules.len() > 400,
+        "{}: {rules}",
+        table.variant
+    );
+    assert!(click(browser, "#rules-close").await, "close the rules card");
+    // A reload resumes the same position.
+    let before = page["state"]["matchDigest"].clone();
+    assert!(before.is_string(), "a match digest");
+    browser.refresh().await.expect("reload");
+    browser
+        .wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .expect("the page loads again");
+    let after = browser
+        .execute(
+            "const g = window.pipsPlayground; \
+             return { digest: g.state?.matchDigest ?? null, hand: g.view?.handNumber ?? null, \
+                      shown: !document.querySelector('#game').hidden };",
+            vec![],
+        )
+        .await
+        .expect("the page after the reload");
+    assert_eq!(
+        after["digest"], before,
+        "{}: the reload resumes the match",
+        table.variant
+    );
+    assert_eq!(after["hand"], page["state"]["handNumber"]);
+    assert_eq!(after["shown"], true, "the game is on the page");
+}
+
 /// Plays one whole match at `table` by clicking, with screenshots of the
 /// first hand's middle and end and of the match's end.
 async fn play_match(
@@ -399,6 +509,7 @@ async fn play_match(
     }
     let started = Instant::now();
     let (mut hands, mut hinted, mut keyboard, mut choices) = (0, false, false, 0);
+    let mut checked = false;
     let names = loop {
         assert!(
             started.elapsed() < PATIENCE,
@@ -486,6 +597,9 @@ async fn play_match(
         if page["choosing"] == true {
             choices += 1;
             click(browser, "#choose-buttons button").await;
+        } else if !checked && page["onTable"].as_u64().unwrap_or(0) >= 2 {
+            checked = true;
+            check_panel_rules_and_reload(browser, table).await;
         } else if !hinted && page["onTable"].as_u64().unwrap_or(0) >= 3 {
             hinted = true;
             assert_fits(browser, width, "mid-hand").await;
@@ -506,8 +620,8 @@ async fn play_match(
         tokio::time::sleep(Duration::from_millis(15)).await;
     };
     assert!(
-        hinted && keyboard,
-        "{}: a hint and a keyboard move",
+        hinted && keyboard && checked,
+        "{}: a hint, a keyboard move, the panel and a reload",
         table.variant
     );
     // The end of the match: the winner, the final scores (the server's).
@@ -539,6 +653,43 @@ async fn play_match(
         title.contains("won the match") || title.contains("draw"),
         "{title}"
     );
+    // The match record the page offers replays to the match's end.
+    let record = browser
+        .execute("return window.pipsPlayground.record;", vec![])
+        .await
+        .expect("the record");
+    let replayed = post_json(&format!("{}/v1/Replay", server.url()), record.to_string()).await;
+    assert!(replayed.status.is_success(), "{}", replayed.json());
+    assert_eq!(
+        replayed.json()["matchDigest"],
+        state["matchDigest"],
+        "{}: the record replays to the page's state",
+        table.variant
+    );
+    assert!(click(browser, "#download").await, "the download button");
+    // The score sheet's last line is the final score.
+    let sheet = browser
+        .execute(
+            "const rows = document.querySelectorAll('#sheet tr'); \
+             return [rows.length - 1, [...rows[rows.length - 1].cells].slice(1).map((c) => c.lastChild.textContent)];",
+            vec![],
+        )
+        .await
+        .expect("the score sheet");
+    assert!(sheet[0].as_u64().unwrap_or(0) >= 1, "a line a hand");
+    let last: Vec<i64> = sheet[1]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| {
+            c.as_str()
+                .expect("text")
+                .replace('−', "-")
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert_eq!(last, reported, "the sheet ends on the final score");
     assert!(
         names.iter().any(|name| title.contains(name)) || title.contains("draw"),
         "the match banner names the winner: {title}"

@@ -879,12 +879,37 @@ async fn playground_is_served_and_calls_only_the_public_api() {
     );
     let page = String::from_utf8_lossy(&answer.body).into_owned();
     assert!(page.contains("<title>pips: dominoes against the computer</title>"));
-    // Its only calls are `fetch` to /v1/<RpcName>, and every RPC it names
-    // is served.
-    assert_eq!(page.matches("fetch(").count(), 1);
+    // Its only calls are `fetch` to /v1/<RpcName> and to the rule book,
+    // and every RPC it names is served.
+    assert_eq!(page.matches("fetch(").count(), 2);
     assert!(page.contains("fetch(`/v1/${rpc}`"));
+    assert!(page.contains("fetch(\"/rules.md\")"));
     for rpc in ["ListVariants", "NewGame", "Play", "View", "SuggestMove"] {
         assert!(page.contains(&format!("call(\"{rpc}\"")), "{rpc}");
+    }
+    // The rule book its rules cards show: a section for every preset.
+    let book = call(Method::GET, &format!("{}/rules.md", server.url())).await;
+    assert_eq!(book.status, StatusCode::OK);
+    assert_eq!(
+        book.headers[header::CONTENT_TYPE],
+        "text/markdown; charset=utf-8"
+    );
+    let book = String::from_utf8_lossy(&book.body).into_owned();
+    let variants = post_json(&format!("{}/v1/ListVariants", server.url()), "")
+        .await
+        .json();
+    let ids: Vec<&str> = variants["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .map(|v| v["id"].as_str().expect("an id"))
+        .collect();
+    assert!(ids.len() >= 12, "{ids:?}");
+    for id in ids {
+        assert!(
+            book.lines().any(|line| line == format!("## {id}")),
+            "the rule book has no section for {id}"
+        );
     }
     // Its icon, at the path it links and where browsers look by default.
     assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#));

@@ -239,7 +239,7 @@ fn rpc_label(path: &str) -> &'static str {
         "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo" => {
             "grpc.reflection.v1alpha.ServerReflection"
         }
-        "/" | "/favicon.svg" | "/favicon.ico" => "playground",
+        "/" | "/favicon.svg" | "/favicon.ico" | "/rules.md" => "playground",
         "/openapi.json" => "openapi",
         _ => "other",
     }

@@ -6,7 +6,8 @@
 //! - `GET /openapi.json`: the OpenAPI document of those routes, generated
 //!   from the proto descriptors ([`super::openapi`]).
 //! - `GET /`: the playground, one static page that uses only the routes
-//!   above, and `GET /favicon.svg` (also at `/favicon.ico`), its icon.
+//!   above, `GET /favicon.svg` (also at `/favicon.ico`), its icon, and
+//!   `GET /rules.md`, the rule book (`docs/rules.md`) its rules cards show.
 //!
 //! Every refusal is an HTTP status with a `pips.v1.HttpError` JSON body
 //! carrying the same machine-readable reason as over gRPC.
@@ -47,6 +48,11 @@ const PLAYGROUND: &str = include_str!("../../web/playground.html");
 /// The playground's icon, served at `/favicon.svg` and at `/favicon.ico`
 /// (where browsers look for one by default).
 const FAVICON: &str = include_str!("../../web/favicon.svg");
+
+/// The rule book, `docs/rules.md`, served at `/rules.md`: a section per
+/// preset (`## <id>`), which the playground shows as each game's rules
+/// card, so that the page and the docs cannot tell different rules.
+const RULE_BOOK: &str = include_str!("../../docs/rules.md");
 
 /// How a message is written: proto3 JSON (the JSON API, Connect's
 /// `application/json`) or protobuf (Connect's `application/proto`).
@@ -91,8 +97,27 @@ pub fn router(api: Arc<Api>) -> Router {
         .route("/", get(Html(PLAYGROUND)))
         .route("/favicon.svg", get(serve_favicon))
         .route("/favicon.ico", get(serve_favicon))
+        .route("/rules.md", get(serve_rule_book))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(api)
+}
+
+/// `GET /rules.md`: the rule book, as Markdown.
+async fn serve_rule_book() -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/markdown; charset=utf-8"),
+            ),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("max-age=3600"),
+            ),
+        ],
+        RULE_BOOK,
+    )
+        .into_response()
 }
 
 /// `GET /favicon.svg` and `GET /favicon.ico`: the icon, an SVG either way
