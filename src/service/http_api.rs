@@ -104,37 +104,24 @@ pub fn router(api: Arc<Api>) -> Router {
 
 /// `GET /rules.md`: the rule book, as Markdown.
 async fn serve_rule_book() -> Response {
-    (
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/markdown; charset=utf-8"),
-            ),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("max-age=3600"),
-            ),
-        ],
-        RULE_BOOK,
-    )
-        .into_response()
+    static_file("text/markdown; charset=utf-8", "max-age=3600", RULE_BOOK)
 }
 
 /// `GET /favicon.svg` and `GET /favicon.ico`: the icon, an SVG either way
 /// (browsers read the type from the header, not the name).
 async fn serve_favicon() -> Response {
+    static_file("image/svg+xml", "max-age=86400", FAVICON)
+}
+
+/// A file built into the binary, with its type and how long a browser may
+/// keep it.
+fn static_file(content_type: &'static str, cache: &'static str, body: &'static str) -> Response {
     (
         [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("image/svg+xml"),
-            ),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("max-age=86400"),
-            ),
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
         ],
-        FAVICON,
+        body,
     )
         .into_response()
 }
