@@ -242,7 +242,10 @@ const small = [...document.querySelectorAll('button, select, input, summary')]
   .map((el) => [el, el.getBoundingClientRect()])
   .filter(([, r]) => r.width < 44 || r.height < 44)
   .map(([el, r]) => `${el.tagName}#${el.id}.${el.className} ${Math.round(r.width)}x${Math.round(r.height)}`);
-return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, small };
+const felt = document.querySelector('#table');
+const feltShown = !!felt && !felt.closest('[hidden]');
+return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, small,
+  feltOver: feltShown ? felt.scrollWidth - felt.clientWidth : 0 };
 "#,
             vec![],
         )
@@ -253,6 +256,12 @@ return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.i
     assert!(
         scroll <= inner,
         "{} at {when}: the page is {scroll} px wide in a {inner} px viewport",
+        width.name
+    );
+    let felt = found["feltOver"].as_i64().expect("the felt's overflow");
+    assert!(
+        felt <= 0,
+        "{} at {when}: the table scrolls sideways by {felt} px",
         width.name
     );
     if width.phone {
@@ -352,13 +361,13 @@ async fn take_hint(browser: &Client, server: &TestServer, shot: &str) {
     );
     if hint.get("play").is_some() {
         assert!(
-            has(browser, "#layout button.ghost.hint").await,
+            has(browser, "#layout button.ghost-spot.hint").await,
             "the hint is shown on the table"
         );
     }
     screenshot(browser, shot).await;
     let played = if hint.get("play").is_some() {
-        click(browser, "#layout button.ghost.hint").await
+        click(browser, "#layout button.ghost-spot.hint").await
     } else {
         click(browser, "#other-moves button").await
     };
