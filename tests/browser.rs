@@ -129,6 +129,17 @@ async fn open_browser(port: u16, profile: &Path, width: &Width) -> Client {
         .expect("a Chromium session")
 }
 
+/// Opens the playground at `url` and waits until it has loaded the
+/// variants (and resumed a kept game, if the address is its setup's).
+async fn open_page(browser: &Client, url: &str) {
+    browser.goto(url).await.expect("open the playground");
+    browser
+        .wait()
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .expect("the page loads the variants");
+}
+
 /// Whether the page has an element matching `css`.
 async fn has(browser: &Client, css: &str) -> bool {
     browser
@@ -219,6 +230,11 @@ return {
   toAct: g.toAct ?? null,
   hand: g.view ? g.view.handNumber : 0,
   onTable: document.querySelectorAll('#layout .tile:not(.ghost)').length,
+  cover: shown('#cover'),
+  coverTitle: document.querySelector('#cover-title').textContent,
+  handTiles: shown('#hand') ? document.querySelectorAll('#hand .tile').length : 0,
+  panel: document.querySelector('#state-json').value,
+  viewer: g.viewer,
   overflow: document.documentElement.scrollWidth - window.innerWidth,
 };
 "#;
@@ -501,12 +517,7 @@ async fn play_match(
         table.players,
         table.seed
     );
-    browser.goto(&url).await.expect("open the playground");
-    browser
-        .wait()
-        .for_element(Locator::Css("body[data-ready='true']"))
-        .await
-        .expect("the page loads the variants");
+    open_page(browser, &url).await;
     if quick_start {
         // The start page: an invitation and one button to a muggins game.
         assert!(has(browser, "#welcome:not([hidden]) #quick-start").await);
@@ -727,6 +738,79 @@ async fn play_match(
     );
 }
 
+/// Two people at one device play a whole hand of muggins by clicking:
+/// before each turn of the other person a screen asks to pass the device
+/// and hides the hand (and the state panel) until it is taken; the
+/// computer plays no seat.
+async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
+    let url = format!(
+        "{}/?delay=0&variant=muggins&players=2&seed=31&mode=people&people=1",
+        server.url()
+    );
+    open_page(browser, &url).await;
+    assert!(click(browser, "#new-game").await, "new game");
+    let started = Instant::now();
+    let (mut covers, mut clicks) = (0, 0);
+    loop {
+        assert!(started.elapsed() < PATIENCE, "the hand did not end");
+        let page = probe(browser).await;
+        assert!(
+            page["error"].is_null(),
+            "the page shows an error: {}",
+            page["error"]
+        );
+        if page["nextHand"] == true || page["again"] == true {
+            break;
+        }
+        if page["cover"] == true {
+            // The next person's tiles stay hidden until they take it.
+            assert_eq!(page["handTiles"], 0, "a hand shown behind the cover");
+            assert_eq!(page["panel"], "", "the state panel behind the cover");
+            let title = page["coverTitle"].as_str().unwrap_or_default();
+            assert!(title.starts_with("Pass the device to "), "{title}");
+            if covers == 0 {
+                assert_fits(browser, width, "passing the device").await;
+                screenshot(browser, &format!("{}-pass-and-play", width.name)).await;
+            }
+            covers += 1;
+            assert!(click(browser, "#uncover").await, "take the device");
+        } else if page["busy"] == true || page["toAct"] != page["viewer"] {
+            // (No computer seat: a turn not the viewer's is a cover's.)
+        } else if page["choosing"] == true {
+            clicks += u32::from(click(browser, "#choose-buttons button").await);
+        } else if page["playable"].as_u64().unwrap_or(0) > 0 {
+            clicks += u32::from(click(browser, "#hand button.playable").await);
+        } else if page["other"].as_u64().unwrap_or(0) > 0 {
+            clicks += u32::from(click(browser, "#other-moves button").await);
+        }
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    }
+    // Both seats moved, every move by a click at this device.
+    let seats = browser
+        .execute(
+            "return [...new Set(window.pipsPlayground.record.moves.map((m) => m.seat ?? 0))].length;",
+            vec![],
+        )
+        .await
+        .expect("the record");
+    assert_eq!(seats, json!(2), "both people played");
+    let moves = browser
+        .execute("return window.pipsPlayground.record.moves.length;", vec![])
+        .await
+        .expect("the record");
+    assert!(
+        moves.as_u64().unwrap_or(0) <= u64::from(clicks),
+        "every move was a click: {moves} moves, {clicks} clicks"
+    );
+    assert!(covers >= 2, "the device changed hands {covers} times");
+    assert_fits(browser, width, "the end of a pass-and-play hand").await;
+    screenshot(browser, &format!("{}-pass-and-play-end", width.name)).await;
+    println!(
+        "{} pass and play: {covers} handovers, {moves} moves",
+        width.name
+    );
+}
+
 /// Plays every table at `width`; on the desktop, then stops the server and
 /// checks that the page says so.
 async fn play_at(width: Width) {
@@ -735,6 +819,9 @@ async fn play_at(width: Width) {
     let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{}", width.name));
     let _ = std::fs::remove_dir_all(&profile);
     let browser = open_browser(port, &profile, &width).await;
+    // (Pass and play first: the matches then start from a page holding a
+    // kept game of another setup, which a link to theirs does not resume.)
+    pass_and_play(&browser, &server, &width).await;
     for (i, table) in TABLES.iter().enumerate() {
         play_match(&browser, &server, &width, table, i == 0).await;
     }
