@@ -406,6 +406,20 @@ fn tiles_in(value: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// Opens the rules card with the button `css`: its title and its text.
+async fn open_rules(browser: &Client, css: &str) -> (String, String) {
+    assert!(click(browser, css).await, "{css}");
+    browser
+        .wait()
+        .for_element(Locator::Css("#rules-card[open] #rules-body li"))
+        .await
+        .expect("the rules card opens");
+    (
+        text(browser, "#rules-title").await,
+        text(browser, "#rules-body").await,
+    )
+}
+
 /// Mid-hand, on the player's turn: the state panel shows the seat's view
 /// and none of the other seats' tiles until the developer switch is on;
 /// the rules card shows the game's section of the rule book; a reload
@@ -458,15 +472,8 @@ async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
     assert!(warning.contains("every hidden tile"), "{warning}");
     assert!(click(browser, "#dev-full").await, "the switch back");
     // The rules card: the game's own section of the rule book.
-    assert!(click(browser, "#rules-button").await, "the rules button");
-    browser
-        .wait()
-        .for_element(Locator::Css("#rules-card[open] #rules-body li"))
-        .await
-        .expect("the rules card opens");
-    let title = text(browser, "#rules-title").await;
+    let (title, rules) = open_rules(browser, "#rules-button").await;
     assert!(title.starts_with("Rules: "), "{title}");
-    let rules = text(browser, "#rules-body").await;
     assert!(
         rules.contains("What every game shares") && rules.len() > 400,
         "{}: {rules}",
@@ -522,6 +529,11 @@ async fn play_match(
         // The start page: an invitation and one button to a muggins game.
         assert!(has(browser, "#welcome:not([hidden]) #quick-start").await);
         assert_fits(browser, width, "the start").await;
+        // The rules of the game the options name, before playing it.
+        let (title, _) = open_rules(browser, "#form-rules").await;
+        assert!(title.starts_with("Rules: Muggins"), "{title}");
+        screenshot(browser, &format!("{}-rules", width.name)).await;
+        assert!(click(browser, "#rules-close").await, "close the rules card");
         screenshot(browser, &format!("{}-start", width.name)).await;
         assert!(click(browser, "#quick-start").await, "one click to play");
     } else {
