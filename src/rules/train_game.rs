@@ -130,15 +130,8 @@ impl Game {
         let chain = self.in_open_chain(trains);
         let open = trains.open_places(seat, chain);
         for tile in self.hand(seat).and(open.fitting()).iter() {
-            // As `places_for` lists them, written so that the usual case,
-            // a tile that fits one train, takes no branch a processor
-            // mispredicts (a loop over each tile's trains did, every time
-            // the count changed).
-            let mut fits = open.trains_for(tile);
-            while fits != 0 {
-                let i = fits.trailing_zeros() as usize;
-                out.push(Move::place(seat, tile, open.place_at(i)));
-                fits &= fits - 1;
+            for place in open.places_for(tile) {
+                out.push(Move::place(seat, tile, place));
             }
         }
         if chain {

@@ -475,15 +475,13 @@ impl OpenTrains<'_> {
 
     /// The trains `tile` fits, a bit per position as [`Trains::trains`]
     /// lists them.
-    #[must_use]
-    pub fn trains_for(&self, tile: Tile) -> u32 {
+    fn trains_for(&self, tile: Tile) -> u32 {
         let number = |n: u8| self.table.showing.get(usize::from(n)).copied().unwrap_or(0);
         u32::from(number(tile.high()) | number(tile.low())) & self.usable
     }
 
     /// The place of the train at position `i`.
-    #[must_use]
-    pub fn place_at(&self, i: usize) -> Place {
+    fn place_at(&self, i: usize) -> Place {
         Place::on_train(TrainId::at(i, self.table.players))
     }
 
