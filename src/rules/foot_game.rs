@@ -11,11 +11,10 @@ use super::errors::PlayError;
 use super::events::{Event, EventSink, HandEnd};
 use super::foot::{Foot, FootPlace, Waiting};
 use super::game::Game;
-use super::moves::{Action, Move};
+use super::moves::{Action, Move, push_per_place};
 use super::options::TableKind;
 use super::place::Place;
 use super::table::Table;
-use super::tile::ones;
 
 impl Game {
     /// The legal moves at a chicken foot: placements in tile order, each
@@ -33,11 +32,13 @@ impl Game {
             let new_arm = Place::at_foot(FootPlace::NewArm);
             out.extend(fitting.iter().map(|tile| Move::place(seat, tile, new_arm)));
         } else {
+            // A tile fits three arms at most nearly always (a chicken
+            // foot's toes show one number).
             for tile in fitting.iter() {
-                for arm in ones(foot.arms_for(tile)) {
+                push_per_place::<3>(out, foot.arms_for(tile), |arm| {
                     let arm = u8::try_from(arm).unwrap_or(u8::MAX);
-                    out.push(Move::place(seat, tile, Place::at_foot(FootPlace::Arm(arm))));
-                }
+                    Move::place(seat, tile, Place::at_foot(FootPlace::Arm(arm)))
+                });
             }
         }
         self.draw_or_pass_if_stuck(out);

@@ -6,6 +6,33 @@ use super::end::End;
 use super::place::Place;
 use super::tile::Tile;
 
+/// Adds to `out` one move for each bit of `places`, lowest first:
+/// `at(i)` is the move for bit `i` (of a tile that fits several places of
+/// a table, one per place). `N` is how many places a tile nearly always
+/// fits at most.
+///
+/// How many places a tile fits is a coin toss to a processor: `N` moves
+/// are written and those past the places taken back, so that nothing
+/// branches on how many there are up to `N` (only more, which is rare,
+/// take a loop).
+pub(crate) fn push_per_place<const N: usize>(
+    out: &mut Vec<Move>,
+    places: u64,
+    at: impl Fn(u32) -> Move,
+) {
+    let start = out.len();
+    let mut rest = places;
+    for _ in 0..N {
+        out.push(at(rest.trailing_zeros()));
+        rest &= rest.wrapping_sub(1);
+    }
+    out.truncate(start + (places.count_ones() as usize).min(N));
+    while rest != 0 {
+        out.push(at(rest.trailing_zeros()));
+        rest &= rest - 1;
+    }
+}
+
 /// A seat number, 0..players.
 pub type Seat = u8;
 

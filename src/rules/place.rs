@@ -139,6 +139,34 @@ const ARMS: [Code; MAX_ARMS] = [
     Code::Arm41,
 ];
 
+/// A power of two above the number of codes (a code masked by one less
+/// is itself).
+const CODES: usize = 64;
+
+/// The train of each code, `None` for the codes that are not trains'.
+const TRAIN_OF_CODE: [Option<TrainId>; CODES] = {
+    let mut table = [None; CODES];
+    let mut seat = 0;
+    while seat < TRAINS.len() {
+        table[TRAINS[seat] as usize] = Some(TrainId::Seat(seat as Seat));
+        seat += 1;
+    }
+    table[Code::Mexican as usize] = Some(TrainId::Mexican);
+    table
+};
+
+/// The code of each arm, and of a new arm's place past the most arms a
+/// table can have.
+const CODE_OF_ARM: [Code; CODES] = {
+    let mut table = [Code::NewArm; CODES];
+    let mut arm = 0;
+    while arm < ARMS.len() {
+        table[arm] = ARMS[arm];
+        arm += 1;
+    }
+    table
+};
+
 /// A place, as a `match` reads it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PlaceKind {
@@ -182,8 +210,11 @@ impl Place {
     #[must_use]
     pub const fn at_foot(place: FootPlace) -> Place {
         Place(match place {
-            FootPlace::Arm(arm) if (arm as usize) < ARMS.len() => ARMS[arm as usize],
-            FootPlace::Arm(_) | FootPlace::NewArm => Code::NewArm,
+            // Looked up, not compared: a move list writes places past a
+            // tile's last arm and takes them back, and a branch on them
+            // would be a coin toss to a processor.
+            FootPlace::Arm(arm) => CODE_OF_ARM[if arm < 63 { arm } else { 63 } as usize],
+            FootPlace::NewArm => Code::NewArm,
         })
     }
 
@@ -223,13 +254,10 @@ impl Place {
     /// The train, if the place is one.
     #[must_use]
     pub const fn train(self) -> Option<TrainId> {
-        match self.0 {
-            Code::Mexican => Some(TrainId::Mexican),
-            code if code as u8 >= Code::Train0 as u8 && (code as u8) < Code::Mexican as u8 => {
-                Some(TrainId::Seat(code as u8 - Code::Train0 as u8 as Seat))
-            }
-            _ => None,
-        }
+        // Looked up, not matched: whether a move goes on the Mexican train
+        // or a seat's is a coin toss to a processor, which a branch on it
+        // pays for a move at a time.
+        TRAIN_OF_CODE[self.0 as usize & (CODES - 1)]
     }
 
     /// Whether it is the lead of an empty line.
@@ -311,6 +339,14 @@ mod tests {
         assert_eq!(
             Place::at_foot(FootPlace::NewArm).kind(),
             PlaceKind::Foot(FootPlace::NewArm)
+        );
+        assert_eq!(
+            Place::at_foot(FootPlace::Arm(42)),
+            Place::at_foot(FootPlace::NewArm)
+        );
+        assert_eq!(
+            Place::at_foot(FootPlace::Arm(255)),
+            Place::at_foot(FootPlace::NewArm)
         );
         assert_eq!(Place::at_foot(FootPlace::Arm(2)).train(), None);
         assert_eq!(Place::on_train(TrainId::Mexican).foot(), None);

@@ -130,9 +130,7 @@ impl Game {
         let chain = self.in_open_chain(trains);
         let open = trains.open_places(seat, chain);
         for tile in self.hand(seat).and(open.fitting()).iter() {
-            for place in open.places_for(tile) {
-                out.push(Move::place(seat, tile, place));
-            }
+            open.push_moves(seat, tile, out);
         }
         if chain {
             out.push(Move::end_turn(seat));

@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 
 use super::deal::MAX_SEATS;
 use super::layout::Placed;
-use super::moves::Seat;
+use super::moves::{Move, Seat, push_per_place};
 use super::place::Place;
 use super::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
 
@@ -125,31 +125,39 @@ impl<'a> Train<'a> {
 /// Mexican train.
 const MAX_TRAINS: usize = MAX_SEATS + 1;
 
+/// The Mexican train's slot in the bit masks and arrays a table keeps per
+/// train (a seat's train's slot is its seat): the same at every table, so
+/// that a slot names its train, and its place in a move, without asking how
+/// many seats the table has.
+const MEXICAN_SLOT: usize = MAX_SEATS;
+
 /// One train's tiles, inline (see [`TRAIN_CAPACITY`]).
 type TrainTiles = ArrayVec<Placed, TRAIN_CAPACITY>;
 
 /// The table of a train game.
 ///
-/// The trains are known by position: the seats' in seat order, then the
-/// Mexican train. What each shows and which markers are up are kept apart
-/// from the tiles, in a few bytes, because those are what every move asks
-/// of every train (which trains a seat may use and what they show).
+/// The trains' tiles are kept by position: the seats' in seat order, then
+/// the Mexican train. What each shows and which markers are up are kept
+/// apart from the tiles, in a few bytes and by *slot* (a seat's train's is
+/// its seat, the Mexican train's [`MEXICAN_SLOT`]), because those are what
+/// every move asks of every train (which trains a seat may use and what
+/// they show).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Trains {
     /// The hub double's number.
     hub: u8,
     /// Each train's tiles, by position.
     tiles: Vec<TrainTiles>,
-    /// The number each train's open end shows, by position: its last
-    /// tile's outer half, the hub's while it has none (the positions past
-    /// the table's trains show the hub's and are never asked).
+    /// The number each train's open end shows, by slot: its last tile's
+    /// outer half, the hub's while it has none (the slots of trains the
+    /// table lacks show the hub's and are never asked).
     open: [u8; MAX_TRAINS],
     /// For each number, the trains whose open end shows it, bit `i` for
-    /// the train at position `i` (kept with `open`, so that where a tile
-    /// fits is two lookups).
+    /// the train in slot `i` (kept with `open`, so that where a tile fits
+    /// is two lookups).
     showing: [u16; NUMBERS],
-    /// The markers up, bit `i` for the train at position `i` (a table's
-    /// Mexican train never has one).
+    /// The markers up, bit `i` for the train in slot `i` (the Mexican
+    /// train never has one).
     markers: u32,
     /// Number of seats (the seats' trains are the first this many).
     players: u8,
@@ -210,15 +218,17 @@ impl Trains {
         // the rules do not make is seen and refused; a train longer than
         // any round can make is cut to its capacity, and then differs from
         // the train the round's moves build, which is how it is refused; a
-        // marker past the 32nd train is not kept, that train being one too
+        // train past the table's trains takes the slot past theirs, which
+        // no end and no mask of theirs holds, that train being one too
         // many.)
         for (i, (tiles, marker)) in trains.into_iter().enumerate() {
             let tiles: TrainTiles = tiles.into_iter().take(TRAIN_CAPACITY).collect();
-            if let (Some(open), Some(last)) = (table.open.get_mut(i), tiles.last()) {
+            let slot = table.slot(i);
+            if let (Some(open), Some(last)) = (table.open.get_mut(slot), tiles.last()) {
                 *open = last.outer;
             }
-            if marker && i < 32 {
-                table.markers |= 1 << i;
+            if marker {
+                table.markers |= 1 << slot;
             }
             table.tiles.push(tiles);
         }
@@ -229,11 +239,31 @@ impl Trains {
     /// Works out `showing` from `open`.
     fn index_numbers(&mut self) {
         self.showing = [0; NUMBERS];
-        for (i, &shows) in self.open.iter().enumerate().take(self.tiles.len()) {
+        for slot in ones(self.existing()) {
+            let shows = self.open.get(slot).copied().unwrap_or(self.hub);
             if let Some(bits) = self.showing.get_mut(usize::from(shows)) {
-                *bits |= 1 << i;
+                *bits |= 1 << slot;
             }
         }
+    }
+
+    /// The slot of the train at position `index` (see [`Trains`]): a
+    /// seat's train's is its seat, the Mexican train's [`MEXICAN_SLOT`],
+    /// a position past the table's trains the one past the Mexican's.
+    fn slot(&self, index: usize) -> usize {
+        if index < usize::from(self.players) {
+            index
+        } else if index == usize::from(self.players) && self.public_train {
+            MEXICAN_SLOT
+        } else {
+            MAX_TRAINS
+        }
+    }
+
+    /// The slots of the table's trains, a bit each.
+    fn existing(&self) -> u32 {
+        let seats = (1u32 << self.players.min(MAX_SEATS as u8)) - 1;
+        seats | u32::from(self.public_train) << MEXICAN_SLOT
     }
 
     /// The hub double.
@@ -262,10 +292,11 @@ impl Trains {
     /// The train at position `i`, if the table has it.
     fn at(&self, i: usize) -> Option<Train<'_>> {
         let tiles = self.tiles.get(i)?;
+        let slot = self.slot(i);
         Some(Train {
             tiles,
             open: tiles.last().map_or(self.hub, |placed| placed.outer),
-            marker: i < 32 && self.markers >> i & 1 == 1,
+            marker: self.markers >> slot & 1 == 1,
         })
     }
 
@@ -332,25 +363,24 @@ impl Trains {
     /// The trains `seat` may place `tile` on now, in the order legal moves
     /// list them (the seats' trains in seat order, then the Mexican).
     pub fn places_for(&self, tile: Tile, seat: Seat) -> impl Iterator<Item = TrainId> + '_ {
-        let players = self.players;
-        ones(self.open_places(seat, false).trains_for(tile)).map(move |i| TrainId::at(i, players))
+        ones(self.open_places(seat, false).trains_for(tile)).map(train_in_slot)
     }
 
-    /// The trains a seat may place on now, one bit per position: while a
+    /// The trains a seat may place on now, one bit per slot: while a
     /// double is unsatisfied only its train; else the seat's own, the
     /// Mexican and those whose marker is up — with `own_only` (an opening
     /// chain), the seat's own alone; with `every_train_open` (what the
     /// test for a blocked round asks), every train.
     fn usable(&self, seat: Seat, own_only: bool, every_train_open: bool) -> u32 {
-        let existing = (1u32 << self.tiles.len().min(MAX_TRAINS)) - 1;
+        let existing = self.existing();
         let own = 1u32 << (seat & 7);
-        if let Some(double) = self.unsatisfied.and_then(|id| self.index(id)) {
-            return 1 << double & existing;
+        if let Some(double) = self.unsatisfied {
+            return 1 << slot_of(double) & existing;
         }
         let usable = if every_train_open {
             existing
         } else {
-            let mexican = u32::from(self.public_train) << self.players;
+            let mexican = u32::from(self.public_train) << MEXICAN_SLOT;
             own | mexican | self.markers
         };
         usable & if own_only { own } else { existing }
@@ -378,8 +408,7 @@ impl Trains {
         self.fitting_at(self.usable(seat, false, every_train_open))
     }
 
-    /// The tiles that fit one of the trains in `trains` (a bit per
-    /// position).
+    /// The tiles that fit one of the trains in `trains` (a bit per slot).
     fn fitting_at(&self, trains: u32) -> TileSet {
         ones(trains).fold(TileSet::EMPTY, |set, i| {
             set.or(TileSet::showing(
@@ -392,11 +421,15 @@ impl Trains {
     /// allow (a tile that does not fit is placed as if it did: the table
     /// stays well formed but the position is not one of the game's).
     pub fn place(&mut self, tile: Tile, id: TrainId, seat: Seat) -> Placement {
-        let Some(index) = self.index(id) else {
+        let slot = slot_of(id);
+        if self.existing() >> slot & 1 == 0 {
             return Placement::default();
-        };
-        let (Some(train), Some(open)) = (self.tiles.get_mut(index), self.open.get_mut(index))
-        else {
+        }
+        // A seat's train's position is its slot, below the seat count; the
+        // Mexican train's, the seat count, below its slot: the smaller of
+        // the two either way (no branch on which kind of train it is).
+        let index = slot.min(usize::from(self.players));
+        let (Some(train), Some(open)) = (self.tiles.get_mut(index), self.open.get_mut(slot)) else {
             return Placement::default();
         };
         let inner = if tile.has(*open) { *open } else { tile.high() };
@@ -407,17 +440,17 @@ impl Trains {
             return Placement::default();
         }
         let shown = std::mem::replace(open, outer);
-        let bit = 1u32 << index;
+        let bit = 1u32 << slot;
         if let Some(was) = self.showing.get_mut(usize::from(shown)) {
             *was &= !(bit as u16);
         }
         if let Some(now) = self.showing.get_mut(usize::from(outer)) {
             *now |= bit as u16;
         }
-        let marker_lowered = id == TrainId::Seat(seat) && self.markers & bit != 0;
-        if marker_lowered {
-            self.markers &= !bit;
-        }
+        // (Both tests made, without a branch on either: which train a
+        // move takes is a coin toss to a processor.)
+        let marker_lowered = (slot == usize::from(seat)) & (self.markers & bit != 0);
+        self.markers &= !(u32::from(marker_lowered) << slot);
         let double_satisfied = self.unsatisfied == Some(id);
         let double_placed = tile.is_double();
         self.unsatisfied = double_placed.then_some(id);
@@ -432,7 +465,7 @@ impl Trains {
     pub fn raise_marker(&mut self, seat: Seat) -> bool {
         match self.index(TrainId::Seat(seat)) {
             Some(index) if index < self.tiles.len() => {
-                let bit = 1u32 << index;
+                let bit = 1u32 << slot_of(TrainId::Seat(seat));
                 let was_down = self.markers & bit == 0;
                 self.markers |= bit;
                 was_down
@@ -455,12 +488,52 @@ impl Trains {
 /// How many numbers a half may show in the largest set.
 const NUMBERS: usize = MAX_PIP_LIMIT as usize + 1;
 
+/// The slot of train `id` (see [`Trains`]); a seat beyond the largest
+/// table's takes a slot past the Mexican train's, which no mask holds.
+fn slot_of(id: TrainId) -> usize {
+    match id {
+        TrainId::Seat(seat) => usize::from(seat).min(MAX_TRAINS),
+        TrainId::Mexican => MEXICAN_SLOT,
+    }
+}
+
+/// The train in each slot (see [`Trains`]), sixteen so that a slot masked
+/// by 15 finds one; past the Mexican train's slot, the Mexican train (no
+/// mask holds those slots).
+const TRAIN_IN_SLOT: [TrainId; 16] = {
+    let mut table = [TrainId::Mexican; 16];
+    let mut seat = 0;
+    while seat < MEXICAN_SLOT {
+        table[seat] = TrainId::Seat(seat as Seat);
+        seat += 1;
+    }
+    table
+};
+
+/// The train in slot `slot`: looked up, not matched, because whether a
+/// slot is the Mexican train's is a coin toss to a processor, which a
+/// branch on it pays for at every move listed.
+fn train_in_slot(slot: usize) -> TrainId {
+    TRAIN_IN_SLOT[slot & 15]
+}
+
+/// The place of the train in each slot, as [`TRAIN_IN_SLOT`].
+const PLACE_OF_SLOT: [Place; 16] = {
+    let mut table = [Place::on_train(TrainId::Mexican); 16];
+    let mut slot = 0;
+    while slot < 16 {
+        table[slot] = Place::on_train(TRAIN_IN_SLOT[slot]);
+        slot += 1;
+    }
+    table
+};
+
 /// The trains a seat may place on now (see [`Trains::open_places`]).
 #[derive(Clone, Copy, Debug)]
 pub struct OpenTrains<'a> {
     /// The table.
     table: &'a Trains,
-    /// The trains, a bit per position.
+    /// The trains, a bit per slot.
     usable: u32,
     /// The tiles that fit one of them.
     fitting: TileSet,
@@ -473,28 +546,28 @@ impl OpenTrains<'_> {
         self.fitting
     }
 
-    /// The trains `tile` fits, a bit per position as [`Trains::trains`]
-    /// lists them.
+    /// The trains `tile` fits, a bit per slot (so in the order
+    /// [`Trains::trains`] lists them).
     fn trains_for(&self, tile: Tile) -> u32 {
         let number = |n: u8| self.table.showing.get(usize::from(n)).copied().unwrap_or(0);
         u32::from(number(tile.high()) | number(tile.low())) & self.usable
     }
 
-    /// The place of the train at position `i`.
-    fn place_at(&self, i: usize) -> Place {
-        Place::on_train(TrainId::at(i, self.table.players))
-    }
-
-    /// The places of the trains `tile` fits, in the order
-    /// [`Trains::trains`] lists them.
-    pub fn places_for(&self, tile: Tile) -> impl Iterator<Item = Place> + use<'_> {
-        ones(self.trains_for(tile)).map(|i| self.place_at(i))
+    /// Adds to `out` the moves of `seat` placing `tile`: one for each
+    /// train it fits, in the order [`Trains::trains`] lists them.
+    pub fn push_moves(&self, seat: Seat, tile: Tile, out: &mut Vec<Move>) {
+        // A tile fits one train or two nearly always.
+        push_per_place::<2>(out, self.trains_for(tile).into(), |slot| {
+            Move::place(seat, tile, PLACE_OF_SLOT[slot as usize & 15])
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const MEXICAN: TrainId = TrainId::Mexican;
 
     fn t(a: u8, b: u8) -> Tile {
         Tile::new(a, b)
@@ -563,6 +636,57 @@ mod tests {
         assert!(!table.is_open_to(TrainId::Seat(1), 0));
         assert!(table.is_open_to(TrainId::Seat(1), 1));
         assert!(!table.raise_marker(7), "no such seat");
+    }
+
+    /// The moves a tile gives are one per train it fits, in the trains'
+    /// order, however many: one, two, or more (markers up).
+    #[test]
+    fn moves_per_train_fitting() {
+        let mut table = Trains::new(12, 4, true);
+        let moves = |table: &Trains, tile: Tile| {
+            let mut out = vec![Move::pass(3)];
+            table.open_places(1, false).push_moves(1, tile, &mut out);
+            out
+        };
+        let on = |tile: Tile, train: TrainId| Move::place(1, tile, Place::on_train(train));
+        let tile = t(12, 4);
+        assert_eq!(
+            moves(&table, tile),
+            vec![Move::pass(3), on(tile, TrainId::Seat(1)), on(tile, MEXICAN)]
+        );
+        table.raise_marker(0);
+        table.raise_marker(3);
+        assert_eq!(
+            moves(&table, tile),
+            vec![
+                Move::pass(3),
+                on(tile, TrainId::Seat(0)),
+                on(tile, TrainId::Seat(1)),
+                on(tile, TrainId::Seat(3)),
+                on(tile, MEXICAN),
+            ]
+        );
+        table.place(t(12, 4), TrainId::Seat(1), 1);
+        table.place(t(12, 6), TrainId::Seat(0), 2);
+        table.place(t(12, 7), TrainId::Seat(3), 2);
+        // Seat 0's train shows 6, seat 1's 4, seat 3's 7, the Mexican 12:
+        // 7-1 fits seat 3's alone, 6-4 seat 0's and seat 1's.
+        assert_eq!(
+            moves(&table, t(7, 1)),
+            vec![Move::pass(3), on(t(7, 1), TrainId::Seat(3))]
+        );
+        assert_eq!(
+            moves(&table, t(6, 4)),
+            vec![
+                Move::pass(3),
+                on(t(6, 4), TrainId::Seat(0)),
+                on(t(6, 4), TrainId::Seat(1))
+            ]
+        );
+        assert_eq!(
+            moves(&table, t(12, 1)),
+            vec![Move::pass(3), on(t(12, 1), MEXICAN)]
+        );
     }
 
     /// Private Train has no Mexican train.
