@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Instructions per complete random hand for the tables docs/performance.md records
-# (block 4p partnerships, muggins 2p, all_fives 2p, puerto_rican 4p), counted by
+# (block 4p partnerships, muggins 2p, all_fives 2p, puerto_rican 4p, and the
+# rounds of mexican_train 4p and chicken_foot 4p), counted by
 # valgrind (callgrind) on `examples/hands.rs`: steadier than times on a
 # shared machine, so a regression shows even where timings are noisy.
 #
-# Each table is counted at N and 2N hands; the difference divided by N is
+# Each table is counted at N and 2N hands (a quarter as many rounds at a train
+# table, whose rounds are longer); the difference divided by their number is
 # the cost of a hand without the program's start and end.
 #
 #   scripts/instructions.sh [path/to/hands] [N]
@@ -29,10 +31,11 @@ count() {
         | sed -n 's/.*refs: *//p' | tr -d ','
 }
 
-for table in "block 4" "muggins 2" "all_fives 2" "puerto_rican 4"; do
+for table in "block 4 $n hand" "muggins 2 $n hand" "all_fives 2 $n hand" \
+    "puerto_rican 4 $n hand" "mexican_train 4 $((n / 4)) round" "chicken_foot 4 $((n / 4)) round"; do
     set -- $table
-    once=$(count "$1" "$2" "$n")
-    twice=$(count "$1" "$2" $((2 * n)))
+    once=$(count "$1" "$2" "$3")
+    twice=$(count "$1" "$2" $((2 * $3)))
     [ -n "$once" ] && [ -n "$twice" ] || { echo "no count from valgrind" >&2; exit 1; }
-    echo "$1 ${2}p: $(( (twice - once) / n )) instructions a hand"
+    echo "$1 ${2}p: $(( (twice - once) / $3 )) instructions a $4"
 done
