@@ -169,9 +169,10 @@ struct ArenaArgs {
     /// The seed every match is dealt and played from (with its index).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// expert's playouts per decision.
-    #[arg(long, default_value_t = pips::bots::DEFAULT_PLAYOUTS)]
-    playouts: u32,
+    /// expert's playouts per decision (default: 5000 at a line, 1500 at a
+    /// table with a hub).
+    #[arg(long)]
+    playouts: Option<u32>,
     /// Milliseconds an external bot has per move.
     #[arg(long, default_value_t = 1000)]
     move_ms: u64,
@@ -225,7 +226,14 @@ fn arena(args: &ArenaArgs) -> Result<(), String> {
         partnerships: args.partnerships,
         matches: args.matches,
         seed: args.seed,
-        playouts: args.playouts,
+        playouts: match args.playouts {
+            Some(playouts) => playouts,
+            None => {
+                let found = pips::rules::presets::for_table(&args.variant, args.players)?;
+                let rules = found.rules(args.players, args.partnerships);
+                pips::bots::default_playouts(&rules)
+            }
+        },
         move_time: Duration::from_millis(args.move_ms),
         jobs: args
             .jobs

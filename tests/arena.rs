@@ -12,14 +12,30 @@ use pips::service::Engine;
 
 #[test]
 fn arena_replays_rerun_exactly() {
-    let path = std::env::temp_dir().join(format!("pips-arena-{}.jsonl", std::process::id()));
+    replays_rerun_exactly("all_fives", 2, 6);
+}
+
+/// Up to eight seats at the tables with a hub, the first player in one
+/// seat.
+#[test]
+fn arena_plays_the_tables_with_a_hub() {
+    replays_rerun_exactly("mexican_train", 4, 2);
+    replays_rerun_exactly("chicken_foot", 8, 2);
+}
+
+/// `matches` matches of `variant` with `players` seats, expert against
+/// greedy: the table, and replay lines that `Replay` re-runs to the same
+/// digests; the same seed plays the same matches.
+fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
+    let path =
+        std::env::temp_dir().join(format!("pips-arena-{variant}-{}.jsonl", std::process::id()));
     let file = std::fs::File::create(&path).expect("a file");
     let replays = Mutex::new(file);
     let arena = Arena {
-        variant: "all_fives".to_owned(),
-        players: 2,
+        variant: variant.to_owned(),
+        players,
         partnerships: None,
-        matches: 6,
+        matches,
         seed: 9,
         playouts: 20,
         move_time: Duration::from_secs(1),
@@ -38,7 +54,7 @@ fn arena_replays_rerun_exactly() {
         .lines()
         .collect::<Result<_, _>>()
         .expect("lines");
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines.len(), matches);
     for line in lines {
         let record: serde_json::Value = serde_json::from_str(&line).expect("json");
         let state: proto::GameState =

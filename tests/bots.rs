@@ -87,6 +87,10 @@ proptest! {
         let seen = world.view(seat).expect("seat");
         prop_assert_eq!(seen.hand(), view.hand());
         prop_assert_eq!(seen.layout(), view.layout());
+        prop_assert_eq!(seen.trains(), view.trains());
+        prop_assert_eq!(seen.foot(), view.foot());
+        prop_assert_eq!(seen.turn(), view.turn());
+        prop_assert_eq!(seen.drew_this_turn(), view.drew_this_turn());
         prop_assert_eq!(seen.boneyard_len(), view.boneyard_len());
         prop_assert_eq!(seen.scores(), view.scores());
         prop_assert_eq!(seen.history().collect::<Vec<_>>(), view.history().collect::<Vec<_>>());

@@ -10,7 +10,6 @@
 
 use rand::RngExt;
 
-use crate::rules::options::MatchEnd;
 use crate::rules::{Game, Move, Outcome, Side, View};
 
 use super::{Budget, MoveValue, Suggestion, greedy};
@@ -134,7 +133,7 @@ pub fn estimate(game: &Game, side: Side) -> f64 {
         .enumerate()
         .filter(|&(s, _)| s != usize::from(side))
         .map(|(_, &score)| f64::from(score));
-    let lowest_wins = game.rules().match_end == MatchEnd::LoseAtTarget;
+    let lowest_wins = game.rules().lowest_score_wins();
     let (best_other, highest) = others.fold(
         (if lowest_wins { f64::MAX } else { f64::MIN }, own),
         |(best, high), score| {

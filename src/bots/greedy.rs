@@ -15,7 +15,12 @@
 use crate::rules::connect::is_matador;
 use crate::rules::options::{InPlayScoring, MatchEnd, Rules};
 use crate::rules::scoring::in_play_points;
-use crate::rules::{Action, End, Game, Knowledge, Layout, Move, Side, Tile, TileSet, View};
+use crate::rules::train_game::TurnState;
+use crate::rules::{
+    Action, End, Foot, Game, Knowledge, Layout, Move, Seat, Side, Tile, TileSet, Trains, View,
+};
+
+use super::greedy_hub::{self, HubSeat};
 
 /// What a move is scored on: everything public, and the mover's hand.
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +58,20 @@ pub fn choose(view: View<'_>, knowledge: &Knowledge<'_>) -> Option<Move> {
             lack |= 1 << pips;
         }
     }
+    if let Some(hub) = hub_seat(
+        view.rules(),
+        view.trains(),
+        view.foot(),
+        (me, view.hand()),
+        view.turn(),
+        view.drew_this_turn(),
+    ) {
+        let hub = HubSeat {
+            opponents_lack: lack,
+            ..hub
+        };
+        return greedy_hub::best(&hub, &view.legal_moves());
+    }
     let table = Table {
         rules: view.rules(),
         layout: view.layout(),
@@ -64,10 +83,44 @@ pub fn choose(view: View<'_>, knowledge: &Knowledge<'_>) -> Option<Move> {
     best(&table, &view.legal_moves())
 }
 
+/// The mover at a table with a hub, if the table has one (`mover`: its
+/// seat and hand), knowing nothing yet of the opponents' voids.
+fn hub_seat<'a>(
+    rules: &'a Rules,
+    trains: Option<&'a Trains>,
+    foot: Option<&'a Foot>,
+    (seat, hand): (Seat, TileSet),
+    turn: TurnState,
+    drew: bool,
+) -> Option<HubSeat<'a>> {
+    if trains.is_none() && foot.is_none() {
+        return None;
+    }
+    Some(HubSeat {
+        rules,
+        trains,
+        foot,
+        seat,
+        hand,
+        chain: trains.is_some_and(|trains| HubSeat::chain_now(rules, trains, turn, seat, drew)),
+        opponents_lack: 0,
+    })
+}
+
 /// The move `greedy` plays for the seat to act in a complete `game` (a
 /// sampled deal in a playout), knowing nothing of the opponents' voids.
 pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
     let seat = game.to_act();
+    if let Some(hub) = hub_seat(
+        game.rules(),
+        game.trains(),
+        game.foot(),
+        (seat, game.hand(seat)),
+        game.turn(),
+        game.drew_this_turn(),
+    ) {
+        return greedy_hub::best(&hub, moves);
+    }
     let table = Table {
         rules: game.rules(),
         layout: game.layout(),
@@ -101,7 +154,7 @@ pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
     let geometry = rules.geometry();
     let mut after = table.layout.clone();
     after.place(tile, place.end(), geometry);
-    let lowest_wins = rules.match_end == MatchEnd::LoseAtTarget;
+    let lowest_wins = rules.lowest_score_wins();
     let own = table
         .scores
         .get(usize::from(table.side))

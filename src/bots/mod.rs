@@ -2,7 +2,8 @@
 //! functions of what the seat may know and a seed, with no I/O.
 //!
 //! - [`random`]: a uniform choice among the legal moves.
-//! - [`greedy`]: a fixed heuristic of a decent casual player.
+//! - [`greedy`]: a fixed heuristic of a decent casual player (at a table
+//!   with a hub, [`greedy_hub`]'s).
 //! - [`expert`]: determinized Monte Carlo search over deals sampled from
 //!   the seat's [`Knowledge`](crate::rules::Knowledge), with `greedy`
 //!   playouts, aiming at winning the match.
@@ -12,11 +13,13 @@
 
 pub mod expert;
 pub mod greedy;
+pub mod greedy_hub;
 pub mod random;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
+use crate::rules::options::{Rules, TableKind};
 use crate::rules::{Move, View};
 
 /// How strong a computer opponent is.
@@ -51,8 +54,23 @@ impl std::fmt::Debug for Budget<'_> {
     }
 }
 
-/// The default playout budget of `expert`.
+/// The default playout budget of `expert` at a line.
 pub const DEFAULT_PLAYOUTS: u32 = 5000;
+
+/// The default playout budget of `expert` at a table with a hub (Mexican
+/// Train, Chicken Foot), whose playouts run to the end of a round several
+/// times as long as a line game's hand: so that a decision takes about as
+/// long as at a line.
+pub const DEFAULT_HUB_PLAYOUTS: u32 = 1500;
+
+/// The default playout budget of `expert` under `rules`.
+#[must_use]
+pub fn default_playouts(rules: &Rules) -> u32 {
+    match rules.table {
+        TableKind::Line => DEFAULT_PLAYOUTS,
+        TableKind::Trains | TableKind::ChickenFoot => DEFAULT_HUB_PLAYOUTS,
+    }
+}
 
 /// A bot's answer.
 #[derive(Clone, PartialEq, Debug)]

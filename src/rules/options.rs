@@ -778,6 +778,14 @@ impl Rules {
         matches!(self.settlement, Settlement::SubtractOwnRounded)
     }
 
+    /// Whether the lowest score stands best: under penalty scores (a hand's
+    /// pips count against the seat that held them) a side wants fewer
+    /// points, else more.
+    #[must_use]
+    pub const fn lowest_score_wins(&self) -> bool {
+        matches!(self.settlement, Settlement::PenaltyOwnPips)
+    }
+
     /// Whether the match is a single hand.
     #[must_use]
     pub const fn single_hand(&self) -> bool {

@@ -74,7 +74,7 @@ impl Game {
     /// scores, else its score negated.
     fn standing_keys(&self) -> [i64; MAX_SEATS] {
         let mut keys = [0i64; MAX_SEATS];
-        let penalties = self.rules.settlement == Settlement::PenaltyOwnPips;
+        let penalties = self.rules.lowest_score_wins();
         for (key, side) in keys.iter_mut().zip(0..self.sides()) {
             *key = if penalties {
                 self.score(side)
@@ -356,7 +356,7 @@ impl Game {
 
 /// The pips `hand` counts when its hand ends: the pips of its tiles, 0-0
 /// counting `double_blank_pips` (at a train table; 0 elsewhere).
-pub(super) fn pips_counted(rules: &Rules, hand: TileSet) -> u32 {
+pub fn pips_counted(rules: &Rules, hand: TileSet) -> u32 {
     hand.pips() + double_blank_extra(rules, hand)
 }
 

@@ -132,6 +132,13 @@ impl<'a> View<'a> {
         self.game.turn()
     }
 
+    /// Whether the seat to act has drawn this turn (public: every draw is
+    /// seen).
+    #[must_use]
+    pub fn drew_this_turn(&self) -> bool {
+        self.game.drew_this_turn()
+    }
+
     /// The ends a tile may be placed on now, with the number each shows.
     pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + 'a {
         self.game.open_ends()

@@ -120,15 +120,16 @@ impl Engine {
             bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
             u64::from_le_bytes(bytes) ^ u64::from(seat)
         });
+        let playouts = request
+            .playouts
+            .unwrap_or_else(|| bots::default_playouts(game.rules()))
+            .min(MAX_PLAYOUTS);
         Ok(Asked {
             game,
             seat,
             level,
             seed,
-            playouts: request
-                .playouts
-                .unwrap_or(bots::DEFAULT_PLAYOUTS)
-                .min(MAX_PLAYOUTS),
+            playouts,
             allowed,
         })
     }
