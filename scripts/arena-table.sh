@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The table of computer opponents in docs/bots.md: `pips arena` for each table and
 # pairing, 1,000 matches a cell, expert at a fixed playout budget; then
-# expert at its default budget against greedy on fewer matches.
+# expert at its default budget against greedy on fewer matches; then the tables
+# with a hub, four seats (the first player in one), 1,000 matches a cell with
+# expert at its default budget.
 #
 #   scripts/arena-table.sh [path/to/pips] [playouts] [matches]
 set -euo pipefail
@@ -17,4 +19,9 @@ for table in "muggins 2" "all_fives 2" "block 4"; do
     set -- $table
     "$binary" arena --variant "$1" --players "$2" --matches 200 \
         --pair expert:greedy
+done
+for table in "mexican_train 4" "chicken_foot 4"; do
+    set -- $table
+    "$binary" arena --variant "$1" --players "$2" --matches "$matches" \
+        --pair expert:greedy --pair greedy:random
 done
