@@ -114,8 +114,8 @@ fn on_train(
     };
     let outer = tile.other_half(shows);
     if seat.chain && train == own {
-        // The chain's first tile: the longer the run it starts, the more
-        // tiles go this turn.
+        // A tile of the opening chain (its first or its next): the longer
+        // the run it starts, the more tiles go this turn.
         return 15.0 * f64::from(longest_run(rest, outer, RUN_SEARCH));
     }
     let mut value = 0.0;
