@@ -134,9 +134,14 @@ pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
 
 /// The best of `moves` on `table` (the first of equals).
 fn best(table: &Table<'_>, moves: &[Move]) -> Option<Move> {
+    best_by(moves, |mv| value(table, mv, moves.len()))
+}
+
+/// The move of `moves` that `value` rates highest (the first of equals).
+pub(super) fn best_by(moves: &[Move], value: impl Fn(Move) -> f64) -> Option<Move> {
     let mut best: Option<(Move, f64)> = None;
     for &mv in moves {
-        let value = value(table, mv, moves.len());
+        let value = value(mv);
         if best.is_none_or(|(_, top)| value > top) {
             best = Some((mv, value));
         }

@@ -66,14 +66,7 @@ impl HubSeat<'_> {
 /// The best of `moves` for `seat` (the first of equals).
 #[must_use]
 pub fn best(seat: &HubSeat<'_>, moves: &[Move]) -> Option<Move> {
-    let mut best: Option<(Move, f64)> = None;
-    for &mv in moves {
-        let value = value(seat, mv);
-        if best.is_none_or(|(_, top)| value > top) {
-            best = Some((mv, value));
-        }
-    }
-    best.map(|(mv, _)| mv)
+    super::greedy::best_by(moves, |mv| value(seat, mv))
 }
 
 /// How much `greedy` likes `mv` at a hub table. A draw, a pass and the end

@@ -421,14 +421,10 @@ impl Trains {
     /// allow (a tile that does not fit is placed as if it did: the table
     /// stays well formed but the position is not one of the game's).
     pub fn place(&mut self, tile: Tile, id: TrainId, seat: Seat) -> Placement {
-        let slot = slot_of(id);
-        if self.existing() >> slot & 1 == 0 {
+        let Some(index) = self.index(id) else {
             return Placement::default();
-        }
-        // A seat's train's position is its slot, below the seat count; the
-        // Mexican train's, the seat count, below its slot: the smaller of
-        // the two either way (no branch on which kind of train it is).
-        let index = slot.min(usize::from(self.players));
+        };
+        let slot = slot_of(id);
         let (Some(train), Some(open)) = (self.tiles.get_mut(index), self.open.get_mut(slot)) else {
             return Placement::default();
         };
@@ -465,7 +461,7 @@ impl Trains {
     pub fn raise_marker(&mut self, seat: Seat) -> bool {
         match self.index(TrainId::Seat(seat)) {
             Some(index) if index < self.tiles.len() => {
-                let bit = 1u32 << slot_of(TrainId::Seat(seat));
+                let bit = 1u32 << index;
                 let was_down = self.markers & bit == 0;
                 self.markers |= bit;
                 was_down
@@ -477,11 +473,11 @@ impl Trains {
     /// The position of train `id` (below [`MAX_TRAINS`]), if the table
     /// has such a train.
     fn index(&self, id: TrainId) -> Option<usize> {
-        match id {
-            TrainId::Seat(seat) if seat < self.players => Some(usize::from(seat)),
-            TrainId::Mexican if self.public_train => Some(usize::from(self.players)),
-            _ => None,
-        }
+        let slot = slot_of(id);
+        // A seat's train's position is its slot, below the seat count; the
+        // Mexican train's, the seat count, below its slot: the smaller of
+        // the two either way (no branch on which kind of train it is).
+        (self.existing() >> slot & 1 == 1).then(|| slot.min(usize::from(self.players)))
     }
 }
 
