@@ -13,6 +13,16 @@
 //! reported in words. Screenshots of the start, mid-hand, the end of a hand
 //! and the end of the match at both widths go to `target/screenshots/`.
 //!
+//! At the tables with a hub it plays a two-round `mexican_train` match
+//! at four seats and a one-round `chicken_foot` at eight, by clicking:
+//! the hub and a row per train (the Mexican one apart) are drawn, eight
+//! seats are named, what must be answered is said and lit, a tile that
+//! fits several trains or arms has a mark on the table for each, every
+//! seat's pips and running total at a round's end are the server's (the
+//! page's record replayed), and the match ends on the ranking; nothing
+//! overflows and touch targets are 44 px. Screenshots mid-round, of what
+//! waits, of a choice, at a round's end and the match's end.
+//!
 //! Ignored by default, as it needs Debian's `chromium` and
 //! `chromium-driver`; `.ci/run` installs them and runs it with
 //! `cargo test --test browser -- --ignored`. Run without them, it fails.
@@ -247,6 +257,27 @@ async fn probe(browser: &Client) -> Value {
         .expect("probe the page")
 }
 
+/// Reads the page once its match is under way (waiting while it starts),
+/// failing on an error shown or a match that outlasts [`PATIENCE`].
+async fn probe_playing(browser: &Client, started: Instant, what: &str) -> Value {
+    loop {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{what}: the match did not end"
+        );
+        let page = probe(browser).await;
+        assert!(
+            page["error"].is_null(),
+            "the page shows an error: {}",
+            page["error"]
+        );
+        if !(page["toAct"].is_null() && page["hand"] == 0) {
+            return page;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Asserts that the page does not overflow the viewport sideways, and on a
 /// phone that every control one can press is at least 44 px each way.
 async fn assert_fits(browser: &Client, width: &Width, when: &str) {
@@ -311,6 +342,19 @@ async fn click(browser: &Client, css: &str) -> bool {
     }
 }
 
+/// Plays a move as `page` (a [`PROBE`]) offers: the first playable tile of
+/// the hand, else the first other move (draw, pass, end the turn); whether
+/// a click landed.
+async fn click_a_move(browser: &Client, page: &Value) -> bool {
+    if page["playable"].as_u64().unwrap_or(0) > 0 {
+        click(browser, "#hand button.playable").await
+    } else if page["other"].as_u64().unwrap_or(0) > 0 {
+        click(browser, "#other-moves button").await
+    } else {
+        false
+    }
+}
+
 /// The text of the first element matching `css`.
 async fn text(browser: &Client, css: &str) -> String {
     browser
@@ -359,10 +403,7 @@ async fn take_hint(browser: &Client, server: &TestServer, shot: &str) {
         assert!(started.elapsed() < Duration::from_secs(30), "no hint shown");
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    let state = browser
-        .execute("return window.pipsPlayground.state;", vec![])
-        .await
-        .expect("the page's state");
+    let state = page_state(browser).await;
     let legal = post_json(
         &format!("{}/v1/LegalMoves", server.url()),
         json!({ "state": state }).to_string(),
@@ -507,6 +548,41 @@ async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
     assert_eq!(after["shown"], true, "the game is on the page");
 }
 
+/// The full state the page holds.
+async fn page_state(browser: &Client) -> Value {
+    browser
+        .execute("return window.pipsPlayground.state;", vec![])
+        .await
+        .expect("the page's state")
+}
+
+/// The match record the page offers (`Replay`'s request), replayed by the
+/// server: its answer.
+async fn replay_record(browser: &Client, server: &TestServer) -> Value {
+    let record = browser
+        .execute("return window.pipsPlayground.record;", vec![])
+        .await
+        .expect("the record");
+    let replayed = post_json(&format!("{}/v1/Replay", server.url()), record.to_string()).await;
+    assert!(replayed.status.is_success(), "{}", replayed.json());
+    replayed.json()
+}
+
+/// The page's state at the end of a match and the server's view of it
+/// from seat 0, which must say that the match is over.
+async fn finished_match(browser: &Client, server: &TestServer) -> (Value, Value) {
+    let state = page_state(browser).await;
+    let view = post_json(
+        &format!("{}/v1/View", server.url()),
+        json!({ "state": state, "seat": 0 }).to_string(),
+    )
+    .await;
+    assert!(view.status.is_success(), "{}", view.json());
+    let view = view.json();
+    assert_eq!(view["phase"], "PHASE_MATCH_OVER");
+    (state, view)
+}
+
 /// Plays one whole match at `table` by clicking, with screenshots of the
 /// first hand's middle and end and of the match's end.
 async fn play_match(
@@ -543,21 +619,7 @@ async fn play_match(
     let (mut hands, mut hinted, mut keyboard, mut choices) = (0, false, false, 0);
     let mut checked = false;
     let names = loop {
-        assert!(
-            started.elapsed() < PATIENCE,
-            "{}: the match did not end",
-            table.variant
-        );
-        let page = probe(browser).await;
-        assert!(
-            page["error"].is_null(),
-            "the page shows an error: {}",
-            page["error"]
-        );
-        if page["toAct"].is_null() && page["hand"] == 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            continue;
-        }
+        let page = probe_playing(browser, started, table.variant).await;
         let partnerships = browser
             .execute(
                 "return window.pipsPlayground.view.rules.partnerships;",
@@ -658,18 +720,7 @@ async fn play_match(
     );
     // The end of the match: the winner, the final scores (the server's).
     let title = text(browser, "#banner-title").await;
-    let state = browser
-        .execute("return window.pipsPlayground.state;", vec![])
-        .await
-        .expect("the page's state");
-    let view = post_json(
-        &format!("{}/v1/View", server.url()),
-        json!({ "state": state, "seat": 0 }).to_string(),
-    )
-    .await;
-    assert!(view.status.is_success(), "{}", view.json());
-    let view = view.json();
-    assert_eq!(view["phase"], "PHASE_MATCH_OVER");
+    let (state, view) = finished_match(browser, server).await;
     let reported: Vec<i64> = view["scores"]
         .as_array()
         .expect("scores")
@@ -686,15 +737,9 @@ async fn play_match(
         "{title}"
     );
     // The match record the page offers replays to the match's end.
-    let record = browser
-        .execute("return window.pipsPlayground.record;", vec![])
-        .await
-        .expect("the record");
-    let replayed = post_json(&format!("{}/v1/Replay", server.url()), record.to_string()).await;
-    assert!(replayed.status.is_success(), "{}", replayed.json());
+    let replayed = replay_record(browser, server).await;
     assert_eq!(
-        replayed.json()["matchDigest"],
-        state["matchDigest"],
+        replayed["matchDigest"], state["matchDigest"],
         "{}: the record replays to the page's state",
         table.variant
     );
@@ -790,10 +835,8 @@ async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
             // (No computer seat: a turn not the viewer's is a cover's.)
         } else if page["choosing"] == true {
             clicks += u32::from(click(browser, "#choose-buttons button").await);
-        } else if page["playable"].as_u64().unwrap_or(0) > 0 {
-            clicks += u32::from(click(browser, "#hand button.playable").await);
-        } else if page["other"].as_u64().unwrap_or(0) > 0 {
-            clicks += u32::from(click(browser, "#other-moves button").await);
+        } else {
+            clicks += u32::from(click_a_move(browser, &page).await);
         }
         tokio::time::sleep(Duration::from_millis(15)).await;
     }
@@ -821,6 +864,277 @@ async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
         "{} pass and play: {covers} handovers, {moves} moves",
         width.name
     );
+}
+
+/// A match at a table with a hub the test plays: preset, seats, seed,
+/// rounds (a house rule, so that the match ends within the test).
+struct HubTable {
+    variant: &'static str,
+    players: u32,
+    seed: u64,
+    rounds: u32,
+}
+
+/// Mexican Train at four seats over two rounds (the next round is dealt
+/// from the page), and a chicken foot at eight seats, one round.
+const HUB_TABLES: [HubTable; 2] = [
+    HubTable {
+        variant: "mexican_train",
+        players: 4,
+        seed: 3,
+        rounds: 2,
+    },
+    HubTable {
+        variant: "chicken_foot",
+        players: 8,
+        seed: 5,
+        rounds: 1,
+    },
+];
+
+/// The seats' names at a round table of five to eight: the device's seat
+/// is "You", the others by where they sit, clockwise.
+const EIGHT_NAMES: [&str; 8] = [
+    "You",
+    "South-west",
+    "West",
+    "North-west",
+    "North",
+    "North-east",
+    "East",
+    "South-east",
+];
+
+/// What the page shows of a table with a hub, read in one round trip.
+const HUB_PROBE: &str = r#"
+const rows = [...document.querySelectorAll('#layout.hub-table .row')];
+return {
+  rows: rows.length,
+  labels: rows.map((r) => r.querySelector('.row-label').textContent),
+  mexican: document.querySelectorAll('#layout .row.mexican').length,
+  hub: document.querySelectorAll('#layout .hub .tile').length,
+  waiting: document.querySelector('#layout .waiting')?.textContent ?? null,
+  highlighted: document.querySelectorAll('#layout .tile.unsatisfied, #layout .row.waits').length,
+  choices: document.querySelectorAll('#layout button.ghost-spot.choice').length,
+  chooseButtons: document.querySelectorAll('#choose-buttons button').length,
+  seats: [...document.querySelectorAll('#seats .seat .name')].map((n) => n.textContent),
+  revealed: [...document.querySelectorAll('#revealed li')].map((li) => [Number(li.dataset.pips), Number(li.dataset.total)]),
+};
+"#;
+
+/// The server's account of the page's match so far: the record replayed,
+/// its last `HandEnded` (the pips each seat was left with) and the scores.
+async fn replayed_round(browser: &Client, server: &TestServer) -> (Vec<i64>, Vec<i64>) {
+    let replayed = replay_record(browser, server).await;
+    let numbers = |value: &Value| -> Vec<i64> {
+        value
+            .as_array()
+            .map(|items| items.iter().map(|n| n.as_i64().unwrap_or(0)).collect())
+            .unwrap_or_default()
+    };
+    let ended = replayed["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .flat_map(|step| step["events"].as_array().cloned().unwrap_or_default())
+        .rev()
+        .find(|event| event.get("handEnded").is_some())
+        .expect("a round ended");
+    (
+        numbers(&ended["handEnded"]["pips"]),
+        numbers(&replayed["state"]["scores"]),
+    )
+}
+
+/// Plays a match at a table with a hub by clicking: every tile fitting
+/// several trains or arms is placed from the table's marks after checking
+/// that each place is marked; at every round's end the pips the page shows
+/// for each seat, and the running totals, are the server's (the record
+/// replayed). Screenshots mid-round, at the first round's end and at the
+/// match's end, with the ranking.
+async fn play_hub_match(browser: &Client, server: &TestServer, width: &Width, table: &HubTable) {
+    let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
+    let url = format!(
+        "{}/?delay=0&variant={}&players={}&seed={}&rounds={}&level=BOT_LEVEL_GREEDY",
+        server.url(),
+        table.variant,
+        table.players,
+        table.seed,
+        table.rounds
+    );
+    open_page(browser, &url).await;
+    assert!(click(browser, "#new-game").await, "new game");
+    let started = Instant::now();
+    let (mut rounds, mut moves, mut choices, mut waits) = (0, 0, 0, 0);
+    let mut shot_mid = false;
+    loop {
+        let page = probe_playing(browser, started, table.variant).await;
+        let hub = browser.execute(HUB_PROBE, vec![]).await.expect("the table");
+        // The hub, a row per train (the Mexican one apart) or per arm, and
+        // every other seat named.
+        assert_eq!(hub["hub"], 1, "the hub is drawn: {hub}");
+        if table.variant == "mexican_train" {
+            assert_eq!(
+                hub["rows"],
+                json!(table.players + 1),
+                "a row per train: {hub}"
+            );
+            assert_eq!(hub["mexican"], 1, "the Mexican train apart: {hub}");
+        }
+        if table.players == 8 {
+            assert_eq!(hub["seats"], json!(EIGHT_NAMES[1..]), "the seats named");
+        }
+        if !hub["waiting"].is_null() {
+            // What must be answered is said, with who must answer it, and
+            // marked on the table.
+            if waits == 0 {
+                screenshot_table(browser, &shot("waiting")).await;
+            }
+            waits += 1;
+            let said = hub["waiting"].as_str().unwrap_or_default();
+            assert!(said.contains("must"), "{said}");
+            assert!(
+                hub["highlighted"].as_u64().unwrap_or(0) >= 1,
+                "the tile waiting is highlighted: {hub}"
+            );
+        }
+        if page["nextHand"] == true || page["again"] == true {
+            rounds += 1;
+            let (pips, totals) = replayed_round(browser, server).await;
+            let shown: Vec<(i64, i64)> = hub["revealed"]
+                .as_array()
+                .expect("the revealed hands")
+                .iter()
+                .map(|p| (p[0].as_i64().unwrap_or(-1), p[1].as_i64().unwrap_or(-1)))
+                .collect();
+            assert_eq!(
+                shown.iter().map(|p| p.0).collect::<Vec<_>>(),
+                pips,
+                "{}: every seat's pips at the round's end are the server's",
+                table.variant
+            );
+            assert_eq!(
+                shown.iter().map(|p| p.1).collect::<Vec<_>>(),
+                totals,
+                "{}: the running totals are the server's",
+                table.variant
+            );
+            assert_fits(browser, width, "the end of a round").await;
+            if rounds == 1 {
+                screenshot(browser, &shot("round-end")).await;
+                screenshot_table(browser, &shot("round-end-table")).await;
+            }
+            if page["again"] == true {
+                break;
+            }
+            assert!(click(browser, "#next-hand").await, "next round");
+            continue;
+        }
+        if page["busy"] == true || page["toAct"] != 0 {
+            tokio::time::sleep(Duration::from_millis(15)).await;
+            continue;
+        }
+        if !shot_mid && page["onTable"].as_u64().unwrap_or(0) >= 10 {
+            shot_mid = true;
+            screenshot_table(browser, &shot("mid-round")).await;
+            assert_fits(browser, width, "mid-round").await;
+        }
+        if page["choosing"] == true {
+            // Each place the tile fits is marked on the table: tap one.
+            assert_eq!(
+                hub["choices"], hub["chooseButtons"],
+                "a mark on the table for each place: {hub}"
+            );
+            assert_fits(browser, width, "choosing a train").await;
+            if choices == 0 {
+                screenshot(browser, &shot("choosing")).await;
+            }
+            choices += 1;
+            moves += u32::from(click(browser, "#layout button.ghost-spot.choice").await);
+        } else {
+            moves += u32::from(click_a_move(browser, &page).await);
+        }
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    }
+    assert_eq!(
+        rounds, table.rounds,
+        "{}: every round played",
+        table.variant
+    );
+    assert!(
+        choices > 0,
+        "{}: a tile that fitted several places",
+        table.variant
+    );
+    // The match's end: the ranking, lowest total first, as the server has it.
+    let (_, view) = finished_match(browser, server).await;
+    let title = text(browser, "#banner-title").await;
+    let said = text(browser, "#banner-text").await;
+    let names = if table.players == 8 {
+        EIGHT_NAMES.to_vec()
+    } else {
+        side_names(table.players, false)
+    };
+    let mut totals: Vec<(i64, &str)> = view["scores"]
+        .as_array()
+        .expect("scores")
+        .iter()
+        .zip(&names)
+        .map(|(s, name)| (s.as_i64().expect("a score"), *name))
+        .collect();
+    totals.sort_by_key(|(total, _)| *total);
+    for (rank, (total, _)) in totals.iter().enumerate() {
+        // (Seats level on points may be ranked either way round.)
+        let level: Vec<String> = totals
+            .iter()
+            .filter(|(t, _)| t == total)
+            .map(|(t, name)| format!("{}. {name} {t}", rank + 1))
+            .collect();
+        assert!(
+            level.iter().any(|entry| said.contains(entry.as_str())),
+            "{}: the ranking names one of {level:?}: {said}",
+            table.variant
+        );
+    }
+    assert!(
+        title.contains("won the match") || title.contains("draw"),
+        "{title}"
+    );
+    assert_fits(browser, width, "the end of the match").await;
+    screenshot(browser, &shot("match-end")).await;
+    println!(
+        "{} {} {}p: {rounds} rounds, {moves} moves by click, {choices} choices, {waits} waits seen, {:.1} s",
+        width.name,
+        table.variant,
+        table.players,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Scrolls the table into view and saves a screenshot of it.
+async fn screenshot_table(browser: &Client, name: &str) {
+    browser
+        .execute(
+            "document.querySelector('#table').scrollIntoView({ block: 'start' });",
+            vec![],
+        )
+        .await
+        .expect("scroll to the table");
+    screenshot(browser, name).await;
+}
+
+/// Plays both tables with a hub at `width`.
+async fn play_hubs_at(width: Width) {
+    let server = TestServer::start().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-hub-{}", width.name));
+    let _ = std::fs::remove_dir_all(&profile);
+    let browser = open_browser(port, &profile, &width).await;
+    for table in &HUB_TABLES {
+        play_hub_match(&browser, &server, &width, table).await;
+    }
+    browser.close().await.expect("close the browser");
 }
 
 /// Plays every table at `width`; on the desktop, then stops the server and
@@ -883,4 +1197,16 @@ async fn playground_plays_whole_matches_on_a_desktop() {
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_whole_matches_on_a_phone() {
     play_at(PHONE).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_train_games_on_a_desktop() {
+    play_hubs_at(DESKTOP).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_train_games_on_a_phone() {
+    play_hubs_at(PHONE).await;
 }
