@@ -9,6 +9,14 @@
 //! index (for built-in levels at a playout budget); `--replays` writes one
 //! JSON line per match (its first state and its moves) that `Replay`
 //! re-runs exactly.
+//!
+//! Besides matches, the table counts hands: the share of hands each side
+//! won and its points a hand net of the other side's, each with a 95%
+//! interval. With `duplicate`, each deal is played at every seating of the
+//! pairing (twice, the sides swapped, when two sides play; once per seat
+//! when one seat plays several), so that the luck of the deal cancels: the
+//! same seed deals the same hands, hand for hand, and the first hand has
+//! the same leader.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -23,7 +31,8 @@ use rand::{RngExt, SeedableRng};
 use crate::bots::{self, Budget, Level};
 use crate::proto;
 use crate::proto::bot_service_client::BotServiceClient;
-use crate::rules::{Game, Move, Outcome, Seat};
+use crate::rules::presets;
+use crate::rules::{Event, Game, Move, Outcome, Seat, Side};
 use crate::service::Engine;
 use crate::service::codec::{decode_move, decode_state, encode_move, encode_view};
 
@@ -90,6 +99,9 @@ pub struct Arena {
     pub move_time: Duration,
     /// Threads playing matches.
     pub jobs: usize,
+    /// Play each deal at every seating of the pairing (see the module's
+    /// text); `matches` must then be a multiple of the seatings.
+    pub duplicate: bool,
 }
 
 /// One side's tallies in a pairing.
@@ -111,6 +123,84 @@ struct Tally {
     playouts: u64,
     /// Time spent in decisions that used playouts.
     searching: Duration,
+    /// Hands played (a match that ends during a hand counts it).
+    hands: usize,
+    /// Hands its side won, a hand nobody won counting a half.
+    hands_won: f64,
+    /// Its points a hand net of the other side's (see [`HandTally`]),
+    /// summed, and their squares summed, for the interval.
+    hand_points: f64,
+    hand_points_squared: f64,
+}
+
+impl Tally {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.points += other.points;
+        self.illegal += other.illegal;
+        self.timeouts += other.timeouts;
+        self.latencies.extend(other.latencies);
+        self.playouts += other.playouts;
+        self.searching += other.searching;
+        self.hands += other.hands;
+        self.hands_won += other.hands_won;
+        self.hand_points += other.hand_points;
+        self.hand_points_squared += other.hand_points_squared;
+    }
+}
+
+/// One hand's points for the sides of a pairing, as they come.
+struct HandTally {
+    /// The pairing side (0 or 1) each of the game's sides plays for.
+    pairing_side: Vec<usize>,
+    /// Points each of the game's sides gained in the hand so far.
+    gains: Vec<i32>,
+    /// Whether the lowest score wins (penalty points): the net is negated,
+    /// so that more is better for every game.
+    lowest_wins: bool,
+}
+
+impl HandTally {
+    /// Counts a finished hand won by the game side `winner` (none: a tie)
+    /// into `tallies`, and starts the next hand.
+    fn finish(&mut self, winner: Option<Side>, tallies: &mut [Tally; 2]) {
+        // A side's points: the mean of its game sides' (one seat against
+        // several: the several's mean), net of the other side's.
+        let mean = |side: usize| {
+            let (sum, n) = self
+                .gains
+                .iter()
+                .zip(&self.pairing_side)
+                .filter(|&(_, &p)| p == side)
+                .fold((0.0, 0.0), |(sum, n), (&gain, _)| {
+                    (sum + f64::from(gain), n + 1.0)
+                });
+            if n > 0.0 { sum / n } else { 0.0 }
+        };
+        let (first, second) = (mean(0), mean(1));
+        let won_by = winner.and_then(|w| self.pairing_side.get(usize::from(w)).copied());
+        for (side, tally) in tallies.iter_mut().enumerate() {
+            let mut net = if side == 0 {
+                first - second
+            } else {
+                second - first
+            };
+            if self.lowest_wins {
+                net = -net;
+            }
+            tally.hands += 1;
+            tally.hands_won += match won_by {
+                Some(w) if w == side => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            tally.hand_points += net;
+            tally.hand_points_squared += net * net;
+        }
+        self.gains.iter_mut().for_each(|g| *g = 0);
+    }
 }
 
 /// One match's result, for the tallies and the replay file.
@@ -161,6 +251,12 @@ impl Arena {
         pairing: &[Player; 2],
         replays: Option<&Mutex<std::fs::File>>,
     ) -> Result<String, String> {
+        let seatings = self.seatings()?;
+        if self.duplicate && self.matches % seatings != 0 {
+            return Err(format!(
+                "--duplicate plays each deal {seatings} times: --matches must be a multiple of {seatings}"
+            ));
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -205,7 +301,7 @@ impl Arena {
                         if index >= self.matches {
                             break;
                         }
-                        match self.play_match(index, pairing, &mut remotes) {
+                        match self.play_match(index, seatings, pairing, &mut remotes) {
                             Ok(played) => {
                                 if let Some(file) = replays {
                                     let mut file = file
@@ -222,14 +318,7 @@ impl Arena {
                                     .lock()
                                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                                 for (total, tally) in totals.iter_mut().zip(played.tallies) {
-                                    total.wins += tally.wins;
-                                    total.draws += tally.draws;
-                                    total.points += tally.points;
-                                    total.illegal += tally.illegal;
-                                    total.timeouts += tally.timeouts;
-                                    total.latencies.extend(tally.latencies);
-                                    total.playouts += tally.playouts;
-                                    total.searching += tally.searching;
+                                    total.add(tally);
                                 }
                                 progress.inc(1);
                             }
@@ -255,30 +344,51 @@ impl Arena {
         let totals = totals
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(self.table(pairing, totals))
+        Ok(self.table(pairing, totals, seatings))
     }
 
-    /// The side of the pairing (0 or 1) seat `seat` plays for in match
-    /// `index`: the first player takes one seat (or, with partnerships, one
-    /// side), rotating with the match.
-    fn side_of(&self, index: usize, seat: Seat, partnerships: bool) -> usize {
+    /// The seatings of a pairing: two when two sides play (the sides
+    /// swapped), one per seat when one seat plays against several.
+    fn seatings(&self) -> Result<usize, String> {
+        let rules =
+            presets::for_table(&self.variant, self.players)?.rules(self.players, self.partnerships);
+        Ok(if rules.partnerships || self.players == 2 {
+            2
+        } else {
+            usize::from(self.players)
+        })
+    }
+
+    /// The side of the pairing (0 or 1) seat `seat` plays for at seating
+    /// `seating`: the first player takes one seat (or, with partnerships,
+    /// one side), rotating with the seating.
+    fn side_of(&self, seating: usize, seat: Seat, partnerships: bool) -> usize {
         let players = usize::from(self.players);
         if partnerships {
-            usize::from(usize::from(seat) % 2 != index % 2)
+            usize::from(usize::from(seat) % 2 != seating % 2)
         } else {
-            usize::from(usize::from(seat) != index % players)
+            usize::from(usize::from(seat) != seating % players)
         }
     }
 
-    /// Plays match `index`.
+    /// Plays match `index` (of `seatings` seatings a deal).
     fn play_match(
         &self,
         index: usize,
+        seatings: usize,
         pairing: &[Player; 2],
         remotes: &mut [Option<Remote>; 2],
     ) -> Result<Played, String> {
         let engine = Engine::default();
-        let match_seed = self.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Without `duplicate` every match is a deal of its own, its seating
+        // rotating with it.
+        let (deal, seating) = if self.duplicate {
+            (index / seatings, index % seatings)
+        } else {
+            (index, index)
+        };
+        let mix = |n: usize| self.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let match_seed = mix(deal);
         let first = engine
             .new_game(&proto::NewGameRequest {
                 variant: self.variant.clone(),
@@ -295,9 +405,21 @@ impl Arena {
         let mut game = decode_state(Some(&state), "state").map_err(|e| e.message)?;
         let partnerships = game.rules().partnerships;
         let sides: Vec<usize> = (0..self.players)
-            .map(|seat| self.side_of(index, seat, partnerships))
+            .map(|seat| self.side_of(seating, seat, partnerships))
             .collect();
-        let mut rng = ChaCha8Rng::seed_from_u64(match_seed ^ 0xA5A5);
+        let mut hand = HandTally {
+            pairing_side: (0..game.sides())
+                .map(|side| {
+                    (0..self.players)
+                        .find(|&seat| game.side_of(seat) == side)
+                        .and_then(|seat| sides.get(usize::from(seat)).copied())
+                        .unwrap_or(1)
+                })
+                .collect(),
+            gains: vec![0; usize::from(game.sides())],
+            lowest_wins: game.rules().lowest_score_wins(),
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(mix(index) ^ 0xA5A5);
         let mut tallies = [Tally::default(), Tally::default()];
         let mut moves: Vec<proto::Move> = Vec::new();
         while game.outcome().is_none() {
@@ -338,8 +460,23 @@ impl Arena {
                     legal[rng.random_range(0..legal.len())]
                 }
             };
-            game.play(mv).map_err(|e| e.to_string())?;
+            let report = game.play(mv).map_err(|e| e.to_string())?;
             moves.push(encode_move(mv));
+            for (gain, change) in hand.gains.iter_mut().zip(&report.score_change) {
+                *gain += change;
+            }
+            let ended = report.events.iter().find_map(|event| match event {
+                Event::HandEnded { winner, .. } => Some(*winner),
+                _ => None,
+            });
+            match (ended, game.outcome()) {
+                (Some(winner), _) => hand.finish(winner, &mut tallies),
+                // The match ended during a hand (points scored in play):
+                // the match's winner won it.
+                (None, Some(Outcome::Winner(winner))) => hand.finish(Some(winner), &mut tallies),
+                (None, Some(Outcome::Draw)) => hand.finish(None, &mut tallies),
+                (None, None) => {}
+            }
         }
         for (seat, &side) in sides.iter().enumerate() {
             let Ok(seat) = Seat::try_from(seat) else {
@@ -422,12 +559,14 @@ impl Arena {
         }
     }
 
-    /// The table of a pairing's tallies.
-    fn table(&self, pairing: &[Player; 2], totals: [Tally; 2]) -> String {
+    /// The table of a pairing's tallies: a header saying what it rests on,
+    /// then a line per player.
+    fn table(&self, pairing: &[Player; 2], totals: [Tally; 2], seatings: usize) -> String {
         let mut text = String::new();
+        let hands = totals[0].hands;
         let _ = writeln!(
             text,
-            "{} {}p{}, {} matches, seed {}{}",
+            "{} {}p{}, {} matches{}, {hands} hands, seed {}{}",
             self.variant,
             self.players,
             match self.partnerships {
@@ -436,6 +575,19 @@ impl Arena {
                 None => "",
             },
             self.matches,
+            if self.duplicate {
+                format!(
+                    " ({} deals, each played {seatings} times: {})",
+                    self.matches / seatings,
+                    if seatings == 2 {
+                        "the sides swapped"
+                    } else {
+                        "the first player in every seat"
+                    }
+                )
+            } else {
+                String::new()
+            },
             self.seed,
             if pairing.contains(&Player::Level(Level::Expert)) {
                 format!(", expert {} playouts", self.playouts)
@@ -445,12 +597,14 @@ impl Arena {
         );
         let _ = writeln!(
             text,
-            "{:<22} {:>7} {:>7} {:>16} {:>9} {:>8} {:>8} {:>9} {:>9} {:>11}",
+            "{:<22} {:>7} {:>7} {:>16} {:>9} {:>16} {:>20} {:>8} {:>8} {:>9} {:>9} {:>11}",
             "player",
             "wins",
             "draws",
             "win rate (95%)",
             "points",
+            "hands won (95%)",
+            "pts/hand (95%)",
             "illegal",
             "timeouts",
             "p50 ms",
@@ -461,6 +615,10 @@ impl Arena {
             let n = self.matches.max(1) as f64;
             let rate = (tally.wins as f64 + 0.5 * tally.draws as f64) / n;
             let (low, high) = wilson(rate, n);
+            let hands = tally.hands.max(1) as f64;
+            let hand_rate = tally.hands_won / hands;
+            let (hand_low, hand_high) = wilson(hand_rate, hands);
+            let (mean, half) = mean_interval(tally.hand_points, tally.hand_points_squared, hands);
             tally.latencies.sort_unstable();
             let at = |p: f64| {
                 let i = ((tally.latencies.len().saturating_sub(1)) as f64 * p).round() as usize;
@@ -471,7 +629,7 @@ impl Arena {
             };
             let _ = writeln!(
                 text,
-                "{:<22} {:>7} {:>7} {:>5.1}% ({:>4.1}–{:>4.1}) {:>9.1} {:>8} {:>8} {:>9.3} {:>9.3} {:>11}",
+                "{:<22} {:>7} {:>7} {:>5.1}% ({:>4.1}–{:>4.1}) {:>9.1} {:>5.1}% ({:>4.1}–{:>4.1}) {:>+7.2} ({:>+5.2}..{:>+5.2}) {:>8} {:>8} {:>9.3} {:>9.3} {:>11}",
                 player.name(),
                 tally.wins,
                 tally.draws,
@@ -479,6 +637,12 @@ impl Arena {
                 100.0 * low,
                 100.0 * high,
                 tally.points as f64 / n,
+                100.0 * hand_rate,
+                100.0 * hand_low,
+                100.0 * hand_high,
+                mean,
+                mean - half,
+                mean + half,
                 tally.illegal,
                 tally.timeouts,
                 at(0.5),
@@ -495,6 +659,18 @@ impl Arena {
         }
         text
     }
+}
+
+/// The mean of `n` values from their sum and the sum of their squares,
+/// and the half-width of its 95% interval (normal approximation, the
+/// sample variance).
+fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64) {
+    let mean = sum / n;
+    if n < 2.0 {
+        return (mean, 0.0);
+    }
+    let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
+    (mean, 1.96 * (variance / n).sqrt())
 }
 
 /// The 95% Wilson interval of a rate `p` over `n` trials.

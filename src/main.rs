@@ -183,6 +183,12 @@ struct ArenaArgs {
     /// `Replay` re-runs exactly) to this file.
     #[arg(long)]
     replays: Option<std::path::PathBuf>,
+    /// Duplicate deals: play each deal at every seating of the pairing
+    /// (twice, the sides swapped, when two sides play; once per seat when
+    /// the first player takes one seat of several), so that the luck of the
+    /// deal cancels; --matches must be a multiple of the seatings.
+    #[arg(long)]
+    duplicate: bool,
 }
 
 /// Runs `pips arena`.
@@ -238,6 +244,7 @@ fn arena(args: &ArenaArgs) -> Result<(), String> {
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        duplicate: args.duplicate,
     };
     for pairing in &pairings {
         println!("{}", arena.run(pairing, replays.as_ref())?);

@@ -40,6 +40,7 @@ fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
         playouts: 20,
         move_time: Duration::from_secs(1),
         jobs: 2,
+        duplicate: false,
     };
     let pairing = [Player::Level(Level::Expert), Player::Level(Level::Greedy)];
     let table = arena.run(&pairing, Some(&replays)).expect("a run");
@@ -108,11 +109,121 @@ fn the_header_names_the_playouts_only_when_expert_plays() {
         playouts: 5000,
         move_time: Duration::from_secs(1),
         jobs: 1,
+        duplicate: false,
     };
     let pairing = [Player::Level(Level::Greedy), Player::Level(Level::Random)];
     let table = arena.run(&pairing, None).expect("a run");
     let header = table.lines().next().unwrap_or_default();
-    assert_eq!(header, "muggins 2p, 2 matches, seed 3");
+    assert!(header.starts_with("muggins 2p, 2 matches, "), "{header}");
+    assert!(header.ends_with(" hands, seed 3"), "{header}");
+}
+
+/// An arena of `matches` muggins matches between `pairing` from seed 4.
+fn muggins(matches: usize, duplicate: bool) -> Arena {
+    Arena {
+        variant: "muggins".to_owned(),
+        players: 2,
+        partnerships: None,
+        matches,
+        seed: 4,
+        playouts: 20,
+        move_time: Duration::from_secs(1),
+        jobs: 2,
+        duplicate,
+    }
+}
+
+/// A player's line of the table: its hand win rate and points a hand.
+fn hand_figures(table: &str, player: &str) -> (String, String) {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(player))
+        .unwrap_or_else(|| panic!("no line for {player}: {table}"));
+    // The second rate is the hands'; the first signed number the points a
+    // hand (the intervals are in brackets).
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let rate = fields.iter().filter(|f| f.ends_with('%')).nth(1);
+    let net = fields.iter().find(|f| f.starts_with(['+', '-']));
+    match (rate, net) {
+        (Some(rate), Some(net)) => ((*rate).to_owned(), (*net).to_owned()),
+        _ => panic!("no hand figures in {line:?}"),
+    }
+}
+
+/// Duplicate deals: the two matches of a deal start from the same state
+/// with the sides swapped; two copies of a player that plays the same
+/// position the same way then play every deal to mirrored results, so
+/// each wins exactly half the hands, and nets 0 points a hand.
+#[test]
+fn duplicate_deals_swap_the_sides_and_cancel_the_luck() {
+    let path =
+        std::env::temp_dir().join(format!("pips-arena-duplicate-{}.jsonl", std::process::id()));
+    let replays = Mutex::new(std::fs::File::create(&path).expect("a file"));
+    let arena = muggins(6, true);
+    let greedy = Player::Level(Level::Greedy);
+    let table = arena
+        .run(&[greedy.clone(), greedy], Some(&replays))
+        .expect("a run");
+    assert!(
+        table.contains("6 matches (3 deals, each played 2 times: the sides swapped)"),
+        "{table}"
+    );
+    assert_eq!(
+        hand_figures(&table, "greedy"),
+        ("50.0%".to_owned(), "+0.00".to_owned()),
+        "{table}"
+    );
+    drop(replays);
+    let mut records: Vec<serde_json::Value> =
+        std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
+            .lines()
+            .map(|l| serde_json::from_str(&l.expect("a line")).expect("json"))
+            .collect();
+    records.sort_by_key(|r| r["match"].as_u64());
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0]["state"], pair[1]["state"], "one deal");
+        assert_eq!(pair[0]["sides"], serde_json::json!([0, 1]));
+        assert_eq!(pair[1]["sides"], serde_json::json!([1, 0]));
+    }
+    let _ = std::fs::remove_file(&path);
+    // Each deal is a deal of its own.
+    assert_ne!(records[0]["state"]["seed"], records[2]["state"]["seed"]);
+    // A count of matches that is not whole deals is refused.
+    let refused = muggins(5, true).run(
+        &[Player::Level(Level::Random), Player::Level(Level::Greedy)],
+        None,
+    );
+    assert_eq!(
+        refused,
+        Err("--duplicate plays each deal 2 times: --matches must be a multiple of 2".to_owned())
+    );
+}
+
+/// The hand figures add up: the two sides' hand win rates sum to 100%,
+/// their points a hand are opposite, and a stronger player's are ahead.
+#[test]
+fn hand_figures_of_the_two_sides_are_complementary() {
+    let table = muggins(20, false)
+        .run(
+            &[Player::Level(Level::Greedy), Player::Level(Level::Random)],
+            None,
+        )
+        .expect("a run");
+    let (greedy_rate, greedy_net) = hand_figures(&table, "greedy");
+    let (random_rate, random_net) = hand_figures(&table, "random");
+    let number = |s: &str| s.trim_end_matches('%').parse::<f64>().expect("a number");
+    assert!(
+        (number(&greedy_rate) + number(&random_rate) - 100.0).abs() < 0.11,
+        "{table}"
+    );
+    assert!(
+        (number(&greedy_net) + number(&random_net)).abs() < 0.011,
+        "{table}"
+    );
+    assert!(
+        number(&greedy_net) > 0.0,
+        "greedy outscores random: {table}"
+    );
 }
 
 #[test]
