@@ -24,10 +24,29 @@ done
 "$binary" arena --variant muggins --matches 20 --playouts 100 --jobs 2 \
     --pair "grpc://127.0.0.1:$port:greedy" --pair expert:random \
     --replays "$work/replays.jsonl" | tee "$work/table.txt"
-# The bot answered every move legally and in time.
-awk -v bot="grpc://127.0.0.1:$port" '$1 == bot { found = 1; if ($7 != 0 || $8 != 0) exit 1 } END { exit !found }' \
+# The bot answered every move legally and in time (the illegal and timeouts
+# columns, counted from the line's end: the intervals before them may hold
+# spaces).
+awk -v bot="grpc://127.0.0.1:$port" '$1 == bot { found = 1; if ($(NF-4) != 0 || $(NF-3) != 0) exit 1 } END { exit !found }' \
     "$work/table.txt"
 [ "$(wc -l < "$work/replays.jsonl")" -eq 40 ]
+
+# PyPI dominoes' players as a bot (examples/bots/python/dominoes_bot.py) at
+# its own game, duplicate deals: every move legal and in time.
+dominoes_port=50062
+"$python" "$bot_dir/dominoes_bot.py" --port "$dominoes_port" --player probabilistic_alphabeta \
+    --samples 2 --start-move 8 --workers 2 > "$work/dominoes.log" 2>&1 &
+dominoes_bot=$!
+trap 'kill "$bot" "$dominoes_bot" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 300); do
+    grep -q serving "$work/dominoes.log" 2>/dev/null && break
+    sleep 0.1
+done
+"$binary" arena --variant puerto_rican --players 4 --matches 4 --duplicate --playouts 100 --jobs 2 \
+    --move-ms 30000 --pair "expert:grpc://127.0.0.1:$dominoes_port" | tee "$work/dominoes.txt"
+grep -q "4 matches (2 deals, each played 2 times: the sides swapped)" "$work/dominoes.txt"
+awk -v bot="grpc://127.0.0.1:$dominoes_port" '$1 == bot { found = 1; if ($(NF-4) != 0 || $(NF-3) != 0) exit 1 } END { exit !found }' \
+    "$work/dominoes.txt"
 
 # The Latin games at a four-seat table, in partnerships.
 "$binary" arena --variant dominican --players 4 --matches 4 --playouts 50 --jobs 2 \
