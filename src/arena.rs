@@ -57,12 +57,13 @@ impl Player {
             "random" => Ok(Player::Level(Level::Random)),
             "greedy" => Ok(Player::Level(Level::Greedy)),
             "expert" => Ok(Player::Level(Level::Expert)),
+            "expert-playouts" => Ok(Player::Level(Level::ExpertPlayouts)),
             _ => match name.strip_prefix("grpc://") {
                 Some(address) if !address.is_empty() => {
                     Ok(Player::External(format!("http://{address}")))
                 }
                 _ => Err(format!(
-                    "{name:?} is not a player: random, greedy, expert or grpc://HOST:PORT"
+                    "{name:?} is not a player: random, greedy, expert, expert-playouts or grpc://HOST:PORT"
                 )),
             },
         }
@@ -75,6 +76,7 @@ impl Player {
             Player::Level(Level::Random) => "random".to_owned(),
             Player::Level(Level::Greedy) => "greedy".to_owned(),
             Player::Level(Level::Expert) => "expert".to_owned(),
+            Player::Level(Level::ExpertPlayouts) => "expert-playouts".to_owned(),
             Player::External(url) => url.replacen("http://", "grpc://", 1),
         }
     }
@@ -589,7 +591,9 @@ impl Arena {
                 String::new()
             },
             self.seed,
-            if pairing.contains(&Player::Level(Level::Expert)) {
+            if pairing.contains(&Player::Level(Level::Expert))
+                || pairing.contains(&Player::Level(Level::ExpertPlayouts))
+            {
                 format!(", expert {} playouts", self.playouts)
             } else {
                 String::new()

@@ -158,9 +158,11 @@ struct ArenaArgs {
     /// the preset's.
     #[arg(long)]
     partnerships: Option<bool>,
-    /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert` or
-    /// `grpc://HOST:PORT`; repeat for several (default expert:greedy). The
-    /// first takes one seat (with partnerships, one side), rotating.
+    /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert`,
+    /// `expert-playouts` (expert with playouts alone, to measure its
+    /// refinements by) or `grpc://HOST:PORT`; repeat for several (default
+    /// expert:greedy). The first takes one seat (with partnerships, one
+    /// side), rotating.
     #[arg(long = "pair")]
     pairs: Vec<String>,
     /// Matches per pairing.

@@ -91,6 +91,14 @@ fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
 fn players_parse_from_their_names() {
     assert_eq!(Player::parse("expert"), Ok(Player::Level(Level::Expert)));
     assert_eq!(
+        Player::parse("expert-playouts"),
+        Ok(Player::Level(Level::ExpertPlayouts))
+    );
+    assert_eq!(
+        Player::Level(Level::ExpertPlayouts).name(),
+        "expert-playouts"
+    );
+    assert_eq!(
         Player::parse("grpc://127.0.0.1:9"),
         Ok(Player::External("http://127.0.0.1:9".to_owned()))
     );

@@ -7,15 +7,56 @@
 //! estimate from the scores and the distance to the target. The move with
 //! the best mean is played. Every move is tried in the same deals, so that
 //! the comparison is not blurred by the deals' luck.
+//!
+//! Two refinements, each a [`Settings`] switch (the arena's
+//! `expert-playouts` plays with both off, as `expert` did before them):
+//!
+//! - **Moves that reach the same position are one move.** At a line, a
+//!   tile placed on either of two ends showing one number leaves the same
+//!   ends to play on (left and right are mirror images, and so are a
+//!   spinner's two sides): the moves are merged, searched once, and share
+//!   their value, instead of splitting the playouts between them.
+//! - **Deals are weighed by the plays they explain.** A sampled deal
+//!   counts as much as it makes the other seats' plays of the hand likely,
+//!   were they to play mostly as `greedy` does ([`likelihood`]): a deal in
+//!   which a seat passed over a heavy tile it would have shed counts less
+//!   than one in which it did not hold it. (Where the hand cannot be
+//!   replayed from a deal — after a draw, at a table with a hub — every
+//!   deal counts alike.)
 
 use rand::RngExt;
 
-use crate::rules::{Game, Move, Outcome, Side, View};
+use crate::rules::options::TableKind;
+use crate::rules::{Action, End, Game, Move, Outcome, Side, Tile, View};
 
 use super::{Budget, MoveValue, Suggestion, greedy};
 
 /// One move in this many of a playout is random (the others `greedy`).
 const EXPLORATION: u32 = 10;
+
+/// Which parts of the search run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Settings {
+    /// Merge the moves that reach the same position.
+    pub merge: bool,
+    /// Weigh each sampled deal by how likely it makes the others' plays
+    /// seen this hand, were they to play as `greedy` mostly does.
+    pub infer: bool,
+}
+
+impl Settings {
+    /// `expert`: everything.
+    pub const FULL: Settings = Settings {
+        merge: true,
+        infer: true,
+    };
+    /// Playouts alone, every legal move searched: `expert` before the
+    /// refinements, kept for the arena to measure them by.
+    pub const PLAYOUTS_ONLY: Settings = Settings {
+        merge: false,
+        infer: false,
+    };
+}
 
 /// The search (see the module's documentation); `None` when the seat is
 /// not to act.
@@ -23,6 +64,7 @@ pub fn search<R: RngExt + ?Sized>(
     view: View<'_>,
     rng: &mut R,
     budget: Budget<'_>,
+    settings: Settings,
 ) -> Option<Suggestion> {
     let legal = view.legal_moves();
     let first = *legal.first()?;
@@ -35,20 +77,38 @@ pub fn search<R: RngExt + ?Sized>(
     }
     let side = view.side_of(view.seat());
     let knowledge = view.knowledge();
-    let mut totals = vec![0.0; legal.len()];
+    // The moves searched, and which of them each legal move is.
+    let mut searched: Vec<Move> = legal.clone();
+    let mut class_of: Vec<usize> = (0..legal.len()).collect();
+    let mut totals: Vec<f64> = Vec::new();
     let mut rounds = 0u32;
-    let per_round = u32::try_from(legal.len()).unwrap_or(u32::MAX);
+    let mut weights = 0.0;
+    let mut spent = 0u32;
     let mut moves = Vec::new();
     // One game for every playout, refilled from the sampled deal with
     // `clone_from`, so that playouts reuse its room instead of allocating.
     let mut scratch: Option<Game> = None;
-    while (rounds + 1).saturating_mul(per_round) <= budget.playouts.max(per_round)
-        && !(budget.stop)()
-    {
+    loop {
+        let per_round = u32::try_from(searched.len()).unwrap_or(u32::MAX);
+        if spent.saturating_add(per_round) > budget.playouts.max(per_round) || (budget.stop)() {
+            break;
+        }
         let Some(world) = knowledge.sample(rng) else {
             break;
         };
-        for (total, &mv) in totals.iter_mut().zip(&legal) {
+        if rounds == 0 {
+            if settings.merge {
+                (searched, class_of) = merge(&world, &legal);
+            }
+            totals = vec![0.0; searched.len()];
+        }
+        let weight = if settings.infer {
+            likelihood(&world, view.seat(), &mut moves)
+        } else {
+            1.0
+        };
+        weights += weight;
+        for (total, &mv) in totals.iter_mut().zip(&searched) {
             let game = match scratch.as_mut() {
                 Some(game) => {
                     game.clone_from(&world);
@@ -57,8 +117,9 @@ pub fn search<R: RngExt + ?Sized>(
                 None => scratch.insert(world.clone()),
             };
             game.play_unchecked(mv);
-            *total += playout(game, side, rng, &mut moves);
+            *total += weight * playout(game, side, rng, &mut moves);
         }
+        spent = spent.saturating_add(per_round);
         rounds += 1;
     }
     if rounds == 0 {
@@ -72,10 +133,10 @@ pub fn search<R: RngExt + ?Sized>(
     }
     let values: Vec<MoveValue> = legal
         .iter()
-        .zip(&totals)
-        .map(|(&mv, total)| MoveValue {
+        .zip(&class_of)
+        .map(|(&mv, &class)| MoveValue {
             mv,
-            value: total / f64::from(rounds),
+            value: totals.get(class).copied().unwrap_or(0.0) / weights.max(f64::MIN_POSITIVE),
             playouts: rounds,
         })
         .collect();
@@ -89,8 +150,119 @@ pub fn search<R: RngExt + ?Sized>(
     Some(Suggestion {
         mv: best,
         values,
-        playouts: rounds * per_round,
+        playouts: spent,
     })
+}
+
+/// The moves of `legal` that reach different positions in `world` (the
+/// first of each kind), and which of them each legal move reaches. Only
+/// public facts tell positions apart here (the ends left open and what
+/// each counts, the scores), so every sampled deal merges alike.
+fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
+    if world.rules().table != TableKind::Line {
+        return (legal.to_vec(), (0..legal.len()).collect());
+    }
+    let mut searched: Vec<Move> = Vec::new();
+    let mut keys: Vec<Vec<i64>> = Vec::new();
+    let mut class_of = Vec::with_capacity(legal.len());
+    let mut game = world.clone();
+    for &mv in legal {
+        let key = match mv.action {
+            Action::Play { tile, .. } => {
+                game.clone_from(world);
+                game.play_unchecked(mv);
+                Some(position_key(&game, tile))
+            }
+            Action::Draw | Action::Pass | Action::EndTurn => None,
+        };
+        let found = key
+            .as_ref()
+            .and_then(|key| keys.iter().position(|k| k == key));
+        match found {
+            Some(class) => class_of.push(class),
+            None => {
+                class_of.push(searched.len());
+                searched.push(mv);
+                // A move that is not a placement keeps a key no placement
+                // has (it is never merged).
+                keys.push(key.unwrap_or_else(|| vec![-1, i64::from(searched.len() as u32)]));
+            }
+        }
+    }
+    (searched, class_of)
+}
+
+/// What tells a position after placing `tile` from the others of its
+/// decision: the tile, the open ends (each as its kind of arm — the two
+/// sides of the line, or a spinner's two sides —, its number and what it
+/// counts) in order, the hand number and the scores.
+fn position_key(game: &Game, tile: Tile) -> Vec<i64> {
+    let geometry = game.geometry();
+    let layout = game.layout();
+    let mut ends: Vec<i64> = game
+        .open_ends()
+        .map(|(end, pips)| {
+            let kind = i64::from(matches!(end, End::Up | End::Down));
+            kind << 32 | i64::from(pips) << 16 | i64::from(layout.counts(end, geometry))
+        })
+        .collect();
+    ends.sort_unstable();
+    let mut key = vec![i64::from(tile.low()) << 8 | i64::from(tile.high())];
+    key.push(i64::from(game.hand_number()));
+    key.push(i64::from(layout.len() as u32));
+    key.extend(ends);
+    key.extend(game.scores().iter().map(|&s| i64::from(s)));
+    key
+}
+
+/// How much likelier than chance `greedy`'s play is, for [`likelihood`]:
+/// a seat plays greedy's tile with probability `1 - NOISE + NOISE / n` of
+/// `n` placements, any other with `NOISE / n`.
+const NOISE: f64 = 0.5;
+
+/// How likely the sampled deal `world` makes the plays seen this hand by
+/// every seat but `me`, were each to play greedy's tile but for
+/// [`NOISE`] (1 where the hand cannot be replayed: after a draw, at a
+/// table with a hub). The lead is not weighed (it may have been forced).
+fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f64 {
+    let Some(mut replay) = world.hand_start() else {
+        return 1.0;
+    };
+    let mut weight = 1.0;
+    for (i, entry) in world.history().iter().enumerate() {
+        let mv = entry.mv;
+        if let (true, Action::Play { tile, .. }) = (i > 0 && mv.seat != me, mv.action) {
+            replay.legal_moves_into(moves);
+            let plays = moves
+                .iter()
+                .filter(|m| matches!(m.action, Action::Play { .. }))
+                .count();
+            if plays > 1 {
+                let n = plays as f64;
+                let chosen = greedy::choose_in(&replay, moves);
+                let greedy_tile = chosen.and_then(|m| match m.action {
+                    Action::Play { tile, .. } => Some(tile),
+                    _ => None,
+                });
+                weight *= if greedy_tile == Some(tile) {
+                    1.0 - NOISE + NOISE / n
+                } else {
+                    NOISE / n
+                };
+            }
+        }
+        replay.play_unchecked(mv);
+    }
+    weight
+}
+
+/// A position at the end of the hand (or of the match), valued for `side`.
+fn terminal(game: &Game, side: Side) -> f64 {
+    match game.outcome() {
+        Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
+        Some(Outcome::Draw) => 0.5,
+        None => estimate(game, side),
+    }
 }
 
 /// Plays `game` to the end of its hand and scores it for `side`.
@@ -111,11 +283,7 @@ fn playout<R: RngExt + ?Sized>(
         let Some(mv) = mv else { break };
         game.play_unchecked(mv);
     }
-    match game.outcome() {
-        Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
-        Some(Outcome::Draw) => 0.5,
-        None => estimate(game, side),
-    }
+    terminal(game, side)
 }
 
 /// The chance that `side` wins the match from `game`'s scores: a logistic
@@ -153,4 +321,143 @@ pub fn estimate(game: &Game, side: Side) -> f64 {
     let remaining = (f64::from(game.rules().target) - highest).max(0.0);
     let scale = 5.0 + 0.5 * remaining;
     1.0 / (1.0 + (-lead / scale).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    use super::*;
+    use crate::rules::Place;
+    use crate::rules::presets::preset;
+
+    /// A fresh match of `variant` at `players` seats from `seed`, `depth`
+    /// moves in (each chosen by greedy, as `likelihood` expects).
+    fn greedy_game(variant: &str, players: u8, seed: u64, depth: usize) -> Game {
+        greedy_record(variant, players, seed, depth).0
+    }
+
+    /// [`greedy_game`], and for each of its moves the seat and how many
+    /// placements it had.
+    fn greedy_record(
+        variant: &str,
+        players: u8,
+        seed: u64,
+        depth: usize,
+    ) -> (Game, Vec<(u8, usize)>) {
+        let rules = preset(variant).expect("preset").rules(players, None);
+        let (mut game, _) = Game::new(variant, rules, players, seed).expect("a game");
+        let hand = game.hand_number();
+        let mut moves = Vec::new();
+        let mut record = Vec::new();
+        for _ in 0..depth {
+            game.legal_moves_into(&mut moves);
+            let Some(mv) = greedy::choose_in(&game, &moves) else {
+                break;
+            };
+            let plays = moves
+                .iter()
+                .filter(|m| matches!(m.action, Action::Play { .. }))
+                .count();
+            let mut next = game.clone();
+            next.play_unchecked(mv);
+            if next.outcome().is_some() || next.hand_number() != hand {
+                break;
+            }
+            record.push((mv.seat, plays));
+            game = next;
+        }
+        (game, record)
+    }
+
+    /// After a lead of 6-6, a 6 placed on the left or on the right reaches
+    /// the same position: one move searched. Different tiles stay apart.
+    #[test]
+    fn mirror_moves_merge() {
+        let rules = preset("block").expect("preset").rules(2, None);
+        let (mut game, _) = Game::new("block", rules, 2, 1).expect("a game");
+        let six = Tile::new(6, 6);
+        // Put the 6-6 and two sixes in the leader's hand, and lead it.
+        let seat = game.to_act();
+        let mut found = false;
+        for seed in 0..500 {
+            let (candidate, _) = Game::new("block", rules, 2, seed).expect("a game");
+            let leader = candidate.to_act();
+            let hand = candidate.hand(leader);
+            let sixes = hand
+                .iter()
+                .filter(|t| t.high() == 6 || t.low() == 6)
+                .count();
+            let other = 1 - leader;
+            let fits = candidate
+                .hand(other)
+                .iter()
+                .filter(|t| (t.high() == 6) != (t.low() == 6))
+                .count();
+            if hand.contains(six) && sixes >= 1 && fits >= 2 {
+                game = candidate;
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "a deal to test with (seat {seat})");
+        let lead = Move::place(game.to_act(), six, Place::LEAD);
+        game.play(lead).expect("the lead");
+        let legal = game.legal_moves();
+        let (searched, class_of) = merge(&game, &legal);
+        let tiles: Vec<Tile> = legal
+            .iter()
+            .filter_map(|m| match m.action {
+                Action::Play { tile, .. } => Some(tile),
+                _ => None,
+            })
+            .collect();
+        let mut distinct = tiles.clone();
+        distinct.sort_by_key(|t| (t.high(), t.low()));
+        distinct.dedup();
+        assert!(
+            tiles.len() >= 2 * distinct.len(),
+            "each six fits both sides: {legal:?}"
+        );
+        assert_eq!(searched.len(), distinct.len(), "{legal:?}");
+        for (i, j) in (0..legal.len()).flat_map(|i| (0..legal.len()).map(move |j| (i, j))) {
+            assert_eq!(class_of[i] == class_of[j], tiles[i] == tiles[j]);
+        }
+    }
+
+    /// Where every other seat played greedy's tile, the true deal makes
+    /// each of their plays greedy's: its weight is the product of the
+    /// greedy factors of their choices (the lead aside). A sampled deal's
+    /// weight is never zero and at most 1.
+    #[test]
+    fn the_true_deal_of_greedy_players_weighs_as_greedy_play() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut moves = Vec::new();
+        let mut weighed = 0;
+        for seed in 0..40 {
+            let (game, record) = greedy_record("block", 4, seed, 9);
+            let me = game.to_act();
+            let expected: f64 = record
+                .iter()
+                .enumerate()
+                .filter(|&(i, &(seat, plays))| i > 0 && seat != me && plays > 1)
+                .map(|(_, &(_, plays))| 1.0 - NOISE + NOISE / plays as f64)
+                .product();
+            let truth = likelihood(&game, me, &mut moves);
+            assert!((truth - expected).abs() < 1e-12, "{truth} {expected}");
+            let view = game.view(me).expect("a seat");
+            let knowledge = view.knowledge();
+            for _ in 0..20 {
+                let world = knowledge.sample(&mut rng).expect("a deal");
+                let weight = likelihood(&world, me, &mut moves);
+                assert!(weight > 0.0 && weight <= 1.0, "{weight}");
+                weighed += 1;
+            }
+        }
+        assert!(weighed > 0);
+        // No history yet: every deal as likely.
+        let fresh = greedy_game("block", 4, 3, 0);
+        assert_eq!(likelihood(&fresh, fresh.to_act(), &mut moves), 1.0);
+    }
 }

@@ -29,8 +29,13 @@ pub enum Level {
     Random,
     /// A fixed heuristic.
     Greedy,
-    /// Information-set search with `greedy` playouts.
+    /// Information-set search with `greedy` playouts, moves reaching the
+    /// same position merged, deals weighed by the plays they explain.
     Expert,
+    /// `Expert` with playouts alone (no merging, no weighing): what
+    /// `expert` played before those, kept so that the arena can measure
+    /// them (`expert-playouts`). Not offered by `SuggestMove`.
+    ExpertPlayouts,
 }
 
 /// What a search may spend.
@@ -111,6 +116,9 @@ pub fn suggest(view: View<'_>, level: Level, seed: u64, budget: Budget<'_>) -> O
     match level {
         Level::Random => plain(random::choose(&view.legal_moves(), &mut rng)),
         Level::Greedy => plain(greedy::choose(view, &view.knowledge())),
-        Level::Expert => expert::search(view, &mut rng, budget),
+        Level::Expert => expert::search(view, &mut rng, budget, expert::Settings::FULL),
+        Level::ExpertPlayouts => {
+            expert::search(view, &mut rng, budget, expert::Settings::PLAYOUTS_ONLY)
+        }
     }
 }

@@ -510,20 +510,12 @@ impl<'a> Knowledge<'a> {
             }
             _ => None,
         };
-        let mut replay = game.clone();
-        replay.hands = start;
-        replay.boneyard = order.into_iter().rev().collect();
-        replay.layout = Layout::with_capacity(game.layout().len());
-        replay.table = game.table.as_ref().map(Table::at_start);
-        replay.turn = TurnState::default();
-        replay.to_act = game.hand_leader();
-        replay.required_lead = required_lead;
-        replay.drew_this_turn = false;
-        replay.outcome = None;
-        replay.history.clear();
-        // Scores cannot make a move illegal; a target out of reach keeps
-        // the replayed hand from ending the match.
-        replay.rules.target = u32::MAX;
+        let mut replay = rewound(
+            game,
+            start,
+            order.into_iter().rev().collect(),
+            required_lead,
+        );
         for entry in game.history() {
             if replay.check(entry.mv).is_err() || replay.hand_number != game.hand_number() {
                 return false;
@@ -532,6 +524,60 @@ impl<'a> Knowledge<'a> {
         }
         replay.hand_number == game.hand_number()
             && (0..players).all(|s| s == me || replay.hand(s).len() == game.hand(s).len())
+    }
+}
+
+/// `game` as its hand started, from the hands `start` and the boneyard
+/// `boneyard` (its next tile last), the lead forced to `required_lead`:
+/// the current hand's history is to be replayed on it. Scores cannot make
+/// a move illegal; its target is out of reach, so that the replayed hand
+/// cannot end the match.
+fn rewound(
+    game: &Game,
+    start: [TileSet; MAX_SEATS],
+    boneyard: Vec<Tile>,
+    required_lead: Option<Tile>,
+) -> Game {
+    let mut replay = game.clone();
+    replay.hands = start;
+    replay.boneyard = boneyard;
+    replay.layout = Layout::with_capacity(game.layout().len());
+    replay.table = game.table.as_ref().map(Table::at_start);
+    replay.turn = TurnState::default();
+    replay.to_act = game.hand_leader();
+    replay.required_lead = required_lead;
+    replay.drew_this_turn = false;
+    replay.outcome = None;
+    replay.history.clear();
+    replay.rules.target = u32::MAX;
+    replay
+}
+
+impl Game {
+    /// This complete game (a sampled deal, say) as its current hand
+    /// started, at a line where nobody has drawn in the hand: every seat
+    /// holds its tiles and those it has played. Its target is out of reach
+    /// and its lead is not forced (see [`rewound`]): it is for replaying
+    /// the hand's history, move by move, unchecked (a search weighing how
+    /// likely a deal makes the moves seen). `None` at another table or
+    /// after a draw.
+    #[must_use]
+    pub fn hand_start(&self) -> Option<Game> {
+        if self.table.is_some()
+            || self
+                .history
+                .iter()
+                .any(|entry| entry.mv.action == Action::Draw)
+        {
+            return None;
+        }
+        let mut start = self.hands;
+        for entry in &self.history {
+            if let Action::Play { tile, .. } = entry.mv.action {
+                start.get_mut(usize::from(entry.mv.seat))?.insert(tile);
+            }
+        }
+        Some(rewound(self, start, self.boneyard.clone(), None))
     }
 }
 
