@@ -163,7 +163,9 @@ fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
         return (legal.to_vec(), (0..legal.len()).collect());
     }
     let mut searched: Vec<Move> = Vec::new();
-    let mut keys: Vec<Vec<i64>> = Vec::new();
+    // Each searched move's key; none for a move that places no tile, which
+    // is never merged.
+    let mut keys: Vec<Option<Vec<i64>>> = Vec::new();
     let mut class_of = Vec::with_capacity(legal.len());
     let mut game = world.clone();
     for &mv in legal {
@@ -177,15 +179,13 @@ fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
         };
         let found = key
             .as_ref()
-            .and_then(|key| keys.iter().position(|k| k == key));
+            .and_then(|key| keys.iter().position(|k| k.as_ref() == Some(key)));
         match found {
             Some(class) => class_of.push(class),
             None => {
                 class_of.push(searched.len());
                 searched.push(mv);
-                // A move that is not a placement keeps a key no placement
-                // has (it is never merged).
-                keys.push(key.unwrap_or_else(|| vec![-1, i64::from(searched.len() as u32)]));
+                keys.push(key);
             }
         }
     }
@@ -195,7 +195,8 @@ fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
 /// What tells a position after placing `tile` from the others of its
 /// decision: the tile, the open ends (each as its kind of arm — the two
 /// sides of the line, or a spinner's two sides —, its number and what it
-/// counts) in order, the hand number and the scores.
+/// counts) in order, the hand number and the scores. (Every move of a
+/// decision places one tile, so the layout's size tells none apart.)
 fn position_key(game: &Game, tile: Tile) -> Vec<i64> {
     let geometry = game.geometry();
     let layout = game.layout();
@@ -209,7 +210,6 @@ fn position_key(game: &Game, tile: Tile) -> Vec<i64> {
     ends.sort_unstable();
     let mut key = vec![i64::from(tile.low()) << 8 | i64::from(tile.high())];
     key.push(i64::from(game.hand_number()));
-    key.push(i64::from(layout.len() as u32));
     key.extend(ends);
     key.extend(game.scores().iter().map(|&s| i64::from(s)));
     key
@@ -256,15 +256,6 @@ fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f6
     weight
 }
 
-/// A position at the end of the hand (or of the match), valued for `side`.
-fn terminal(game: &Game, side: Side) -> f64 {
-    match game.outcome() {
-        Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
-        Some(Outcome::Draw) => 0.5,
-        None => estimate(game, side),
-    }
-}
-
 /// Plays `game` to the end of its hand and scores it for `side`.
 fn playout<R: RngExt + ?Sized>(
     game: &mut Game,
@@ -283,7 +274,11 @@ fn playout<R: RngExt + ?Sized>(
         let Some(mv) = mv else { break };
         game.play_unchecked(mv);
     }
-    terminal(game, side)
+    match game.outcome() {
+        Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
+        Some(Outcome::Draw) => 0.5,
+        None => estimate(game, side),
+    }
 }
 
 /// The chance that `side` wins the match from `game`'s scores: a logistic

@@ -510,12 +510,9 @@ impl<'a> Knowledge<'a> {
             }
             _ => None,
         };
-        let mut replay = rewound(
-            game,
-            start,
-            order.into_iter().rev().collect(),
-            required_lead,
-        );
+        let mut replay = game.clone();
+        replay.boneyard = order.into_iter().rev().collect();
+        rewind(&mut replay, start, required_lead);
         for entry in game.history() {
             if replay.check(entry.mv).is_err() || replay.hand_number != game.hand_number() {
                 return false;
@@ -527,37 +524,29 @@ impl<'a> Knowledge<'a> {
     }
 }
 
-/// `game` as its hand started, from the hands `start` and the boneyard
-/// `boneyard` (its next tile last), the lead forced to `required_lead`:
-/// the current hand's history is to be replayed on it. Scores cannot make
-/// a move illegal; its target is out of reach, so that the replayed hand
-/// cannot end the match.
-fn rewound(
-    game: &Game,
-    start: [TileSet; MAX_SEATS],
-    boneyard: Vec<Tile>,
-    required_lead: Option<Tile>,
-) -> Game {
-    let mut replay = game.clone();
+/// Turns `replay` (a copy of a game, its boneyard already as the hand
+/// started) back to its hand's start, the hands `start`, the lead forced
+/// to `required_lead`: the current hand's history is to be replayed on it.
+/// Scores cannot make a move illegal; its target is out of reach, so that
+/// the replayed hand cannot end the match.
+fn rewind(replay: &mut Game, start: [TileSet; MAX_SEATS], required_lead: Option<Tile>) {
     replay.hands = start;
-    replay.boneyard = boneyard;
-    replay.layout = Layout::with_capacity(game.layout().len());
-    replay.table = game.table.as_ref().map(Table::at_start);
+    replay.layout = Layout::with_capacity(replay.layout.len());
+    replay.table = replay.table.as_ref().map(Table::at_start);
     replay.turn = TurnState::default();
-    replay.to_act = game.hand_leader();
+    replay.to_act = replay.hand_leader;
     replay.required_lead = required_lead;
     replay.drew_this_turn = false;
     replay.outcome = None;
     replay.history.clear();
     replay.rules.target = u32::MAX;
-    replay
 }
 
 impl Game {
     /// This complete game (a sampled deal, say) as its current hand
     /// started, at a line where nobody has drawn in the hand: every seat
     /// holds its tiles and those it has played. Its target is out of reach
-    /// and its lead is not forced (see [`rewound`]): it is for replaying
+    /// and its lead is not forced (see [`rewind`]): it is for replaying
     /// the hand's history, move by move, unchecked (a search weighing how
     /// likely a deal makes the moves seen). `None` at another table or
     /// after a draw.
@@ -577,7 +566,10 @@ impl Game {
                 start.get_mut(usize::from(entry.mv.seat))?.insert(tile);
             }
         }
-        Some(rewound(self, start, self.boneyard.clone(), None))
+        // (No draw: the boneyard is as the hand started.)
+        let mut replay = self.clone();
+        rewind(&mut replay, start, None);
+        Some(replay)
     }
 }
 
