@@ -53,19 +53,16 @@ impl Player {
     /// # Errors
     /// For any other name.
     pub fn parse(name: &str) -> Result<Player, String> {
-        match name {
-            "random" => Ok(Player::Level(Level::Random)),
-            "greedy" => Ok(Player::Level(Level::Greedy)),
-            "expert" => Ok(Player::Level(Level::Expert)),
-            "expert-playouts" => Ok(Player::Level(Level::ExpertPlayouts)),
-            _ => match name.strip_prefix("grpc://") {
-                Some(address) if !address.is_empty() => {
-                    Ok(Player::External(format!("http://{address}")))
-                }
-                _ => Err(format!(
-                    "{name:?} is not a player: random, greedy, expert, expert-playouts or grpc://HOST:PORT"
-                )),
-            },
+        if let Some(level) = Level::from_name(name) {
+            return Ok(Player::Level(level));
+        }
+        match name.strip_prefix("grpc://") {
+            Some(address) if !address.is_empty() => {
+                Ok(Player::External(format!("http://{address}")))
+            }
+            _ => Err(format!(
+                "{name:?} is not a player: random, greedy, expert, expert-playouts or grpc://HOST:PORT"
+            )),
         }
     }
 
@@ -73,10 +70,7 @@ impl Player {
     #[must_use]
     pub fn name(&self) -> String {
         match self {
-            Player::Level(Level::Random) => "random".to_owned(),
-            Player::Level(Level::Greedy) => "greedy".to_owned(),
-            Player::Level(Level::Expert) => "expert".to_owned(),
-            Player::Level(Level::ExpertPlayouts) => "expert-playouts".to_owned(),
+            Player::Level(level) => level.name().to_owned(),
             Player::External(url) => url.replacen("http://", "grpc://", 1),
         }
     }

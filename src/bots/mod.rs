@@ -38,6 +38,34 @@ pub enum Level {
     ExpertPlayouts,
 }
 
+impl Level {
+    /// Every level, by the name the arena and the Python package know it by.
+    pub const NAMES: [(&'static str, Level); 4] = [
+        ("random", Level::Random),
+        ("greedy", Level::Greedy),
+        ("expert", Level::Expert),
+        ("expert-playouts", Level::ExpertPlayouts),
+    ];
+
+    /// The level called `name`, if one is.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::NAMES
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|&(_, level)| level)
+    }
+
+    /// Its name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Level::NAMES
+            .iter()
+            .find(|(_, level)| *level == self)
+            .map_or("?", |&(name, _)| name)
+    }
+}
+
 /// What a search may spend.
 #[derive(Clone, Copy)]
 pub struct Budget<'a> {

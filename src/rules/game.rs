@@ -593,6 +593,19 @@ impl Game {
         })
     }
 
+    /// [`Game::play`] without its report: the move checked and recorded in
+    /// the match digest, its events and score change not collected (a
+    /// learning environment's step, which needs neither).
+    ///
+    /// # Errors
+    /// Why the move is not legal now (see [`Game::check`]).
+    pub fn apply(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.check(mv)?;
+        self.digest = self.digest.then(self.hand_number, mv);
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
     /// Plays a move known to be legal (from [`Game::legal_moves`]), without
     /// checking, without reporting events and without advancing the match
     /// digest (simulations keep no record). An illegal move leaves the game

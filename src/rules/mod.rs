@@ -24,6 +24,8 @@
 //! - [`hand_rng`]: the generator a hand is dealt from ([`HandRng`]).
 //! - [`place`]: where a move puts its tile ([`Place`]).
 //! - [`moves`], [`events`]: what a seat does and what then happens.
+//! - [`action`]: moves as integers, a fixed space per game
+//!   ([`ActionSpace`]), for learning agents.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
 //!   side is credited, exact targets.
@@ -37,6 +39,7 @@
 //! - [`errors`]: why a state ([`SetupError`]) or a move ([`PlayError`]) is
 //!   refused, with where in the state the fault lies.
 
+pub mod action;
 pub mod connect;
 pub mod deal;
 pub mod end;
@@ -63,6 +66,7 @@ pub mod train_game;
 pub mod trains;
 pub mod view;
 
+pub use action::ActionSpace;
 pub use connect::Connect;
 pub use end::{ByEnd, End};
 pub use errors::{

@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use crate::proto::domino_engine_service_server::DominoEngineService;
 use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, known_ids, preset};
-use crate::rules::{Game, Report, Seat, View};
+use crate::rules::{Event, Game, Report, Seat, View};
 
 use super::codec::{
     Outlook, decode_move, decode_rules, decode_seat, encode_events, encode_legal_moves,
@@ -103,11 +103,7 @@ pub(super) use state_source;
 ///
 /// # Errors
 /// A seat the game does not have, or another seat than a seat token's.
-pub(super) fn seat_view(
-    game: &Game,
-    seat: u32,
-    authority: Authority,
-) -> Result<View<'_>, ApiError> {
+pub fn seat_view(game: &Game, seat: u32, authority: Authority) -> Result<View<'_>, ApiError> {
     let seat = decode_seat(seat, &|| "seat".to_owned())?;
     let view = game.view(seat).ok_or_else(|| {
         ApiError::invalid(
@@ -238,11 +234,25 @@ impl Engine {
     /// Deals a new match.
     ///
     /// # Errors
-    /// `ERROR_REASON_UNKNOWN_VARIANT`, `ERROR_REASON_PLAYERS_NOT_ALLOWED` or a refusal of the rules.
+    /// As [`Engine::deal`], or a refusal to write the state.
     pub fn new_game(
         &self,
         request: &proto::NewGameRequest,
     ) -> Result<proto::NewGameResponse, ApiError> {
+        let (game, events) = self.deal(request)?;
+        let report = Report {
+            events,
+            score_change: vec![0; game.scores().len()],
+        };
+        let answer = self.answer(&game, &report, Authority::Full, request.as_token)?;
+        Ok(answer.into())
+    }
+
+    /// The match a `NewGame` request deals, with the events of its deal.
+    ///
+    /// # Errors
+    /// `ERROR_REASON_UNKNOWN_VARIANT`, `ERROR_REASON_PLAYERS_NOT_ALLOWED` or a refusal of the rules.
+    pub fn deal(&self, request: &proto::NewGameRequest) -> Result<(Game, Vec<Event>), ApiError> {
         let preset = preset(&request.variant).ok_or_else(|| {
             ApiError::invalid(
                 ErrorReason::UnknownVariant,
@@ -275,14 +285,8 @@ impl Engine {
         let rules = decode_rules(&overrides, Some(&base), "rules")?;
         let seed = self.custody.deal_seed(request.seed)?;
         let commitment = self.custody.seed_commitment(seed);
-        let (game, events) = Game::new_committed(preset.id, rules, players, seed, &commitment)
-            .map_err(|e| ApiError::from_rules(&e, "rules"))?;
-        let report = Report {
-            events,
-            score_change: vec![0; game.scores().len()],
-        };
-        let answer = self.answer(&game, &report, Authority::Full, request.as_token)?;
-        Ok(answer.into())
+        Game::new_committed(preset.id, rules, players, seed, &commitment)
+            .map_err(|e| ApiError::from_rules(&e, "rules"))
     }
 
     /// Applies one move.

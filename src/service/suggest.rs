@@ -89,6 +89,17 @@ impl Asked {
     }
 }
 
+/// The search seed of a suggestion asked without one: the match digest's
+/// first bytes and the seat, so that a position gets the same answer every
+/// time it is asked.
+#[must_use]
+pub fn default_seed(game: &Game, seat: Seat) -> u64 {
+    let digest = game.digest().0;
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
+    u64::from_le_bytes(bytes) ^ u64::from(seat)
+}
+
 impl Engine {
     /// Checks a suggestion request: the state, the seat (a seat token
     /// speaks for its own seat only), the level, and that the seat is to act
@@ -114,12 +125,7 @@ impl Engine {
         let allowed = request
             .time_budget_ms
             .map_or(cap, |ms| Duration::from_millis(u64::from(ms)).min(cap));
-        let seed = request.seed.unwrap_or_else(|| {
-            let digest = game.digest().0;
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
-            u64::from_le_bytes(bytes) ^ u64::from(seat)
-        });
+        let seed = request.seed.unwrap_or_else(|| default_seed(&game, seat));
         let playouts = request
             .playouts
             .unwrap_or_else(|| bots::default_playouts(game.rules()))

@@ -1,0 +1,42 @@
+//! `pips._pips`: pips's rules in-process for Python.
+//!
+//! The extension module the `pips` Python package wraps. It calls the
+//! crate's rules, bots and codecs directly (nothing is copied, nothing goes
+//! through a server), and speaks the service's JSON wherever a state, a
+//! move, a view or an event crosses into Python, so that a state moves
+//! freely between an in-process game and a pips server.
+//!
+//! - [`game`]: `Game`, one match: legal moves and actions, checked play,
+//!   views, states and tokens, suggestions.
+//! - [`moves`]: `Move`, one move, and `Update`, what a move did.
+//! - [`errors`]: refusals as the package's exceptions, with the service's
+//!   code, reason and field.
+//! - [`json`]: JSON ⇄ Python values and ⇄ the service's messages.
+
+mod errors;
+mod game;
+mod json;
+mod moves;
+
+use pyo3::prelude::*;
+
+/// Every preset, as the service's `ListVariants` answers: a list of dicts
+/// (`id`, `title`, `minPlayers`, `maxPlayers`, `rules`, ...).
+#[pyfunction]
+fn variants(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    json::to_python(py, &pips::service::engine::list_variants().variants)
+}
+
+/// The extension module.
+#[pymodule]
+fn _pips(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<game::PyGame>()?;
+    module.add_class::<moves::PyMove>()?;
+    module.add_class::<moves::PyUpdate>()?;
+    module.add_function(wrap_pyfunction!(variants, module)?)?;
+    module.add(
+        "LEVELS",
+        pips::bots::Level::NAMES.map(|(name, _)| name).to_vec(),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! `Move`, one seat's move, and `Update`, what playing one did.
+
+use pips::proto;
+use pips::rules::{Action, FootPlace, Move, PlaceKind, TrainId};
+use pips::service::codec::{decode_move, encode_move};
+use pyo3::prelude::*;
+
+use crate::errors::Refuse;
+use crate::json;
+
+/// One seat's move. Compare and hash them; `to_dict()` gives the service's
+/// JSON `Move` and `Move.from_dict` reads one.
+#[pyclass(module = "pips._pips", name = "Move", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyMove(pub Move);
+
+#[pymethods]
+impl PyMove {
+    /// Reads a move in the service's JSON form (a dict or its text), e.g.
+    /// `{"seat": 0, "play": {"tile": {"a": 6, "b": 6}}}`.
+    ///
+    /// Raises `pips.InvalidArgument` for a malformed move.
+    #[staticmethod]
+    pub(crate) fn from_dict(value: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let wire: proto::Move = json::from_python(value, "move")?;
+        decode_move(Some(&wire), &|| "move".to_owned())
+            .refused()
+            .map(PyMove)
+    }
+
+    /// The move in the service's JSON form, as a dict.
+    #[allow(clippy::wrong_self_convention)] // A Python method takes `&self`.
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        json::to_python(py, &encode_move(self.0))
+    }
+
+    /// The seat making it.
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.0.seat
+    }
+
+    /// `"play"`, `"draw"`, `"pass"` or `"end_turn"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.0.action {
+            Action::Play { .. } => "play",
+            Action::Draw => "draw",
+            Action::Pass => "pass",
+            Action::EndTurn => "end_turn",
+        }
+    }
+
+    /// The tile placed as `(high, low)`, or `None`.
+    #[getter]
+    fn tile(&self) -> Option<(u8, u8)> {
+        match self.0.action {
+            Action::Play { tile, .. } => Some((tile.high(), tile.low())),
+            _ => None,
+        }
+    }
+
+    /// Where the tile goes, or `None`: `"lead"`, an end (`"left"`,
+    /// `"right"`, `"up"`, `"down"`), a train (`"train 2"`, `"mexican"`) or a
+    /// chicken foot's place (`"new arm"`, `"arm 3"`).
+    #[getter]
+    fn place(&self) -> Option<String> {
+        let Action::Play { place, .. } = self.0.action else {
+            return None;
+        };
+        Some(match place.kind() {
+            PlaceKind::Lead => "lead".to_owned(),
+            PlaceKind::End(end) => end.to_string(),
+            PlaceKind::Train(TrainId::Seat(seat)) => format!("train {seat}"),
+            PlaceKind::Train(TrainId::Mexican) => "mexican".to_owned(),
+            PlaceKind::Foot(FootPlace::NewArm) => "new arm".to_owned(),
+            PlaceKind::Foot(FootPlace::Arm(arm)) => format!("arm {arm}"),
+        })
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!(
+            "Move.from_dict({})",
+            json::to_text(&encode_move(self.0))?
+        ))
+    }
+}
+
+/// What a move did: the events, in the service's JSON form (the `events`
+/// of a `PlayResponse`), and the points each side gained.
+#[pyclass(module = "pips._pips", name = "Update", frozen)]
+pub struct PyUpdate {
+    /// The events, as dicts.
+    #[pyo3(get)]
+    pub events: Py<PyAny>,
+    /// Points gained per side.
+    #[pyo3(get)]
+    pub score_change: Vec<i32>,
+}
+
+#[pymethods]
+impl PyUpdate {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Update(events={}, score_change={:?})",
+            self.events.bind(py).repr()?,
+            self.score_change
+        ))
+    }
+}

@@ -1,0 +1,190 @@
+"""The in-process API: dealing, moves and actions, refusals, copies,
+determinism, the bots, and what a seat may see."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+
+import pytest
+
+import pips
+
+TABLES = sorted({(v["id"], n) for v in pips.variants() for n in v["players"]})
+
+
+@pytest.mark.parametrize("variant,players", TABLES)
+def test_actions_name_the_legal_moves(variant, players):
+    game = pips.Game(variant, players=players, seed=players)
+    chooser = random.Random(7)
+    steps = 0
+    while not game.is_over and steps < 400:
+        moves = game.legal_moves()
+        actions = game.legal_actions()
+        assert actions == sorted(game.move_to_action(m) for m in moves)
+        assert all(0 <= a < game.num_actions for a in actions)
+        assert {game.action_to_move(a) for a in actions} == set(moves)
+        assert all(m.seat == game.to_act for m in moves)
+        game.apply_action(chooser.choice(actions))
+        steps += 1
+    assert steps > 0
+
+
+def test_the_action_space_is_documented_arithmetic():
+    game = pips.Game("block", players=2, seed=1)
+    assert (game.num_places, game.num_actions) == (5, 28 * 5 + 3)
+    lead = game.legal_moves()[0]
+    high, low = lead.tile
+    index = high * (high + 1) // 2 + low
+    assert game.move_to_action(lead) == index * 5 + 0
+    assert game.action_to_move(game.num_actions - 3).kind == "draw"
+    assert game.action_to_move(game.num_actions - 2).kind == "pass"
+    assert game.action_to_move(game.num_actions - 1).kind == "end_turn"
+    trains = pips.Game("mexican_train", players=4, seed=1)
+    assert trains.num_places == 5  # four seats' trains and the Mexican train
+    foot = pips.Game("chicken_foot", players=4, seed=1)
+    # A new arm, the hub's arms, three toes for each other double.
+    assert foot.num_places == 1 + foot.rules["hubArms"] + 3 * foot.rules["maxPip"]
+
+
+def test_actions_outside_the_space_or_illegal_now_are_refused():
+    game = pips.Game("block", players=2, seed=1)
+    for bad in (-1, game.num_actions, 2**40):
+        with pytest.raises(pips.InvalidArgument) as refused:
+            game.apply_action(bad)
+        assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_MALFORMED_MOVE", "action")
+    legal = set(game.legal_actions())
+    illegal = next(a for a in range(game.num_actions) if a not in legal)
+    before = game.to_json()
+    with pytest.raises(pips.IllegalMove) as refused:
+        game.apply_action(illegal)
+    assert refused.value.code == "FAILED_PRECONDITION"
+    assert game.to_json() == before, "a refused move changes nothing"
+
+
+def test_moves_read_and_write_the_services_json():
+    game = pips.Game("all_fives", players=2, seed=3)
+    for move in game.legal_moves():
+        assert pips.Move.from_dict(move.to_dict()) == move
+        assert pips.Move.from_dict(json.dumps(move.to_dict())) == move
+        assert eval(repr(move), {"Move": pips.Move}) == move
+        assert move.kind == "play" and move.place in ("lead", "left", "right", "up", "down")
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Move.from_dict({"seat": 0})
+    assert refused.value.reason == "ERROR_REASON_MALFORMED_MOVE"
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Move.from_dict({"seat": 0, "play": {"tile": {"a": 13, "b": 0}}})
+    assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_INVALID_TILE", "move.play.tile")
+
+
+def test_play_reports_events_and_score_changes():
+    game = pips.Game("muggins", players=2, seed=5)
+    total = [0, 0]
+    while not game.is_over:
+        update = game.play(game.suggest("greedy"))
+        assert isinstance(update.events, list) and update.events
+        total = [a + b for a, b in zip(total, update.score_change)]
+    assert total == game.scores
+    assert game.winner in (0, 1)
+    assert game.legal_moves() == [] and game.legal_actions() == []
+    with pytest.raises(pips.IllegalMove) as refused:
+        game.suggest("greedy")
+    assert refused.value.reason == "ERROR_REASON_MATCH_OVER"
+
+
+def test_a_match_is_reproducible_from_its_seed_and_moves():
+    def play(seed: int) -> pips.Game:
+        game = pips.Game("fives_and_threes", players=3, seed=seed)
+        chooser = random.Random(1)
+        for _ in range(60):
+            game.apply_action(chooser.choice(game.legal_actions()))
+        return game
+
+    assert play(9) == play(9)
+    assert play(9).match_digest == play(9).match_digest
+    assert play(9).match_digest != play(10).match_digest
+
+
+def test_copies_are_independent():
+    game = pips.Game("draw", players=2, seed=4)
+    for twin in (game.clone(), copy.copy(game), copy.deepcopy(game)):
+        assert twin == game
+        twin.apply_action(twin.legal_actions()[0])
+        assert twin != game
+        assert game.hand_number == 1 and len(game.view(0)["history"]) == 0
+
+
+def test_states_and_tokens_round_trip_and_refusals_name_the_field():
+    game = pips.Game("dominican", players=4, seed=2)
+    for _ in range(9):
+        game.apply_action(game.legal_actions()[0])
+    assert pips.Game.from_json(game.to_json()) == game
+    assert pips.Game.from_json(json.loads(game.to_json())) == game
+    assert pips.Game.from_token(game.to_token()) == game
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game.from_token(b"\xff\x00 not a token")
+    assert refused.value.reason == "ERROR_REASON_STATE_TOKEN_INVALID"
+    state = json.loads(game.to_json())
+    state["scores"] = "many"
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game.from_json(state)
+    assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_MALFORMED_JSON", "state.scores")
+    with pytest.raises(ValueError):
+        game.to_json(state_key="not hex")
+
+
+def test_bad_deals_are_refused_with_the_field():
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game("no such game")
+    assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_UNKNOWN_VARIANT", "variant")
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game("block", players=9)
+    assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_PLAYERS_NOT_ALLOWED", "players")
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game("block", rules={"maxPip": 40})
+    assert refused.value.field.startswith("rules")
+    house = pips.Game("block", players=2, seed=1, rules={"handSize": 5})
+    assert len(house.view(0)["hand"]) == 5 and house.rules["handSize"] == 5
+
+
+def test_refusals_pickle_with_their_details():
+    try:
+        pips.Game("nope")
+    except pips.PipsError as refusal:
+        again = pickle.loads(pickle.dumps(refusal))
+        assert (type(again), again.reason, again.field) == (type(refusal), refusal.reason, refusal.field)
+
+
+def test_bots_are_reproducible_and_do_not_peek():
+    game = pips.Game("block", players=4, seed=6)
+    for _ in range(5):
+        game.apply_action(game.legal_actions()[0])
+    seat = game.to_act
+    assert game.suggest("expert", playouts=400, seed=3) == game.suggest("expert", playouts=400, seed=3)
+    with pytest.raises(ValueError):
+        game.suggest("grandmaster")
+    # Two other seats swap one tile each: the seat to act cannot tell, and
+    # neither can its view nor any bot.
+    state = json.loads(game.to_json())
+    a, b = [s for s in range(4) if s != seat][:2]
+    hands = state["hands"]
+    hands[a]["tiles"][0], hands[b]["tiles"][0] = hands[b]["tiles"][0], hands[a]["tiles"][0]
+    swapped = pips.Game.from_json(state)
+    assert swapped != game
+    assert swapped.view(seat) == game.view(seat)
+    for level in ("random", "greedy", "expert"):
+        assert swapped.suggest(level, playouts=400, seed=3) == game.suggest(level, playouts=400, seed=3)
+
+
+def test_the_view_shows_a_seat_its_own_hand_only():
+    game = pips.Game("cuban", players=4, seed=8)
+    state = json.loads(game.to_json())
+    for seat in range(4):
+        view = game.view(seat)
+        assert view["hand"] == state["hands"][seat]["tiles"]
+        assert "hands" not in view
+    with pytest.raises(pips.InvalidArgument) as refused:
+        game.view(4)
+    assert refused.value.reason == "ERROR_REASON_SEAT_OUT_OF_RANGE"

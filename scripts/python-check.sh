@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Python package: installed from the checkout with the README's one
+# command into a fresh virtual environment, then its pytest suite (the
+# parity tests start the release binary given as $1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="$(realpath "${1:-target/release/pips}")"
+venv=target/python-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet pytest
+# The README's command.
+"$venv/bin/python" -m pip install --quiet ./python
+# Run from outside the checkout, so that `import pips` finds the installed
+# package, not the source folder.
+(cd python/tests && PIPS_BIN="$binary" "../../$venv/bin/python" -m pytest -q -p no:cacheprovider .)
