@@ -1,8 +1,9 @@
 //! `Game`: one match in-process.
 
+use numpy::{IntoPyArray, PyArray1};
 use pips::bots::{self, Budget, Level};
 use pips::proto::{self, ErrorReason};
-use pips::rules::{ActionSpace, Game, Move, Outcome, PlayError, Report};
+use pips::rules::{ActionSpace, Game, Move, ObservationShape, Outcome, PlayError, Report};
 use pips::service::codec::{encode_events, encode_rules, encode_view};
 use pips::service::custody::{Authority, Custody, Source};
 use pips::service::engine::{Engine, seat_view};
@@ -25,6 +26,8 @@ pub struct PyGame {
     game: Game,
     /// Its actions: moves as integers.
     space: ActionSpace,
+    /// Its observations: what a seat sees as numbers.
+    shape: ObservationShape,
     /// Legal moves, reused between calls (no allocation a step).
     moves: Vec<Move>,
 }
@@ -34,6 +37,7 @@ impl PyGame {
     fn wrap(game: Game) -> PyGame {
         PyGame {
             space: ActionSpace::new(game.rules(), game.players()),
+            shape: ObservationShape::new(game.rules(), game.players()),
             game,
             moves: Vec::new(),
         }
@@ -300,6 +304,39 @@ impl PyGame {
     /// The action of a move, `None` for a move this game cannot make.
     fn move_to_action(&self, r#move: PyRef<'_, PyMove>) -> Option<u32> {
         self.space.encode(r#move.0)
+    }
+
+    /// The length of an observation vector (fixed per game).
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// What `seat` sees as numbers (a float32 vector of `observation_size`,
+    /// computed from the seat's view alone: its hand, the table, what each
+    /// other seat surely lacks, each place's number and state, hand sizes,
+    /// the boneyard, scores, who is to act; seats counted from `seat`). The
+    /// layout is documented in the README.
+    ///
+    /// Raises `pips.InvalidArgument` for a seat the game does not have.
+    fn observation<'py>(&self, py: Python<'py>, seat: u32) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let view = seat_view(&self.game, seat, Authority::Full).refused()?;
+        let mut out = vec![0.0; self.shape.len()];
+        self.shape.observe(&view, &mut out);
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The legal actions as a mask: a bool vector of `num_actions`, true
+    /// for each legal action of the seat to act.
+    fn legal_action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; self.space.len() as usize];
+        self.game.legal_moves_into(&mut self.moves);
+        for action in self.moves.iter().filter_map(|&mv| self.space.encode(mv)) {
+            if let Some(cell) = mask.get_mut(action as usize) {
+                *cell = true;
+            }
+        }
+        mask.into_pyarray(py)
     }
 
     /// What `seat` may see, as the service's `View` answers it (a dict:

@@ -188,3 +188,29 @@ def test_the_view_shows_a_seat_its_own_hand_only():
     with pytest.raises(pips.InvalidArgument) as refused:
         game.view(4)
     assert refused.value.reason == "ERROR_REASON_SEAT_OUT_OF_RANGE"
+
+
+def test_observations_and_masks():
+    import numpy as np
+
+    game = pips.Game("block", players=4, seed=6)
+    for _ in range(6):
+        game.apply_action(game.legal_actions()[0])
+    mask = game.legal_action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+    assert list(np.flatnonzero(mask)) == game.legal_actions()
+    seat = game.to_act
+    seen = game.observation(seat)
+    assert seen.dtype == np.float32 and seen.shape == (game.observation_size,)
+    hand = [t["a"] * (t["a"] + 1) // 2 + t["b"] for t in game.view(seat)["hand"]]
+    assert sorted(np.flatnonzero(seen[:28])) == sorted(hand)
+    # Hidden tiles moved between two other seats: the same observation.
+    state = json.loads(game.to_json())
+    a, b = [s for s in range(4) if s != seat][:2]
+    hands = state["hands"]
+    hands[a]["tiles"][0], hands[b]["tiles"][0] = hands[b]["tiles"][0], hands[a]["tiles"][0]
+    swapped = pips.Game.from_json(state)
+    assert np.array_equal(swapped.observation(seat), seen)
+    assert not np.array_equal(swapped.observation(a), game.observation(a))
+    with pytest.raises(pips.InvalidArgument):
+        game.observation(4)

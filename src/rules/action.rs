@@ -105,7 +105,7 @@ impl ActionSpace {
     /// The number of a place, `None` for one this space has no number for
     /// (a place of another kind of table, a train of a seat the game does
     /// not have, an arm past the most the set allows).
-    fn place_number(&self, place: Place) -> Option<u32> {
+    pub(crate) fn place_number(&self, place: Place) -> Option<u32> {
         let number = match (self.table, place.kind()) {
             (TableKind::Line, PlaceKind::Lead) => 0,
             (TableKind::Line, PlaceKind::End(end)) => 1 + end as u32,

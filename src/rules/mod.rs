@@ -26,6 +26,8 @@
 //! - [`moves`], [`events`]: what a seat does and what then happens.
 //! - [`action`]: moves as integers, a fixed space per game
 //!   ([`ActionSpace`]), for learning agents.
+//! - [`observation`]: what a seat sees as a vector of numbers
+//!   ([`ObservationShape`]), for learning agents.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
 //!   side is credited, exact targets.
@@ -52,6 +54,7 @@ pub mod hand_rng;
 pub mod knowledge;
 pub mod layout;
 pub mod moves;
+pub mod observation;
 pub mod options;
 pub mod place;
 pub mod presets;
@@ -79,6 +82,7 @@ pub use hand_rng::HandRng;
 pub use knowledge::Knowledge;
 pub use layout::{Geometry, Layout, Placed, SpinnerAt};
 pub use moves::{Action, Move, Seat};
+pub use observation::ObservationShape;
 pub use options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
     MatchEnd, NextLeadRule, RuleOption, Rules, RulesError, Settlement, TableKind,
