@@ -9,9 +9,10 @@ venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet pytest
-# The README's command.
+# The README's command, then what the tests use: PettingZoo's and
+# OpenSpiel's own test suites run on the environments.
 "$venv/bin/python" -m pip install --quiet ./python
+"$venv/bin/python" -m pip install --quiet pytest pettingzoo gymnasium open_spiel
 # Run from outside the checkout, so that `import pips` finds the installed
 # package, not the source folder.
 (cd python/tests && PIPS_BIN="$binary" "../../$venv/bin/python" -m pytest -q -p no:cacheprovider .)

@@ -3,7 +3,10 @@
 use numpy::{IntoPyArray, PyArray1};
 use pips::bots::{self, Budget, Level};
 use pips::proto::{self, ErrorReason};
-use pips::rules::{ActionSpace, Game, Move, ObservationShape, Outcome, PlayError, Report};
+use pips::rules::{
+    ActionSpace, ChanceError, Game, Move, ObservationShape, Outcome, PlayError, Report, Tile,
+    TileSet,
+};
 use pips::service::codec::{encode_events, encode_rules, encode_view};
 use pips::service::custody::{Authority, Custody, Source};
 use pips::service::engine::{Engine, seat_view};
@@ -12,6 +15,8 @@ use pips::service::keys::StateKeys;
 use pips::service::suggest::default_seed;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
 
 use crate::errors::{Refuse, refusal};
 use crate::json;
@@ -339,6 +344,94 @@ impl PyGame {
         mask.into_pyarray(py)
     }
 
+    /// `seat`'s tiles as `(high, low)` pairs: the full state, which an
+    /// in-process game holds (a seat's own share is `view(seat)`).
+    ///
+    /// Raises `pips.InvalidArgument` for a seat the game does not have.
+    fn hand(&self, seat: u8) -> PyResult<Vec<(u8, u8)>> {
+        self.check_seat(seat)?;
+        Ok(pairs(self.game.hand(seat)))
+    }
+
+    /// The boneyard's tiles as `(high, low)` pairs, in index order.
+    #[getter]
+    fn boneyard(&self) -> Vec<(u8, u8)> {
+        pairs(self.game.boneyard().collect())
+    }
+
+    /// Whether the lowest score is best (penalty scores: the train games,
+    /// some house rules).
+    #[getter]
+    fn lowest_score_wins(&self) -> bool {
+        self.game.rules().lowest_score_wins()
+    }
+
+    /// Sets the current hand's deal before its first move (the deal as a
+    /// chance outcome): `hands[seat]` is that seat's tiles as `(high, low)`
+    /// pairs, as many as the rules deal it; the tiles left form the
+    /// boneyard; where the deal decides the leader (the first hand, a
+    /// forced lead) it is decided again. The match digest does not follow.
+    ///
+    /// Raises `pips.InvalidArgument` (reason
+    /// `ERROR_REASON_INCONSISTENT_STATE`, field `hands[i]`) for a deal that
+    /// cannot be, or once the hand has begun.
+    fn redeal(&mut self, hands: Vec<Vec<(u8, u8)>>) -> PyResult<()> {
+        let mut sets = Vec::with_capacity(hands.len());
+        for (seat, hand) in hands.iter().enumerate() {
+            let mut set = TileSet::EMPTY;
+            for (i, &(a, b)) in hand.iter().enumerate() {
+                let field = format!("hands[{seat}][{i}]");
+                let tile = self.tile(a, b, &field)?;
+                if set.contains(tile) {
+                    let seat = u8::try_from(seat).unwrap_or(u8::MAX);
+                    return Err(chance_refusal(
+                        ChanceError::NotDealable { seat, tile },
+                        field,
+                    ));
+                }
+                set = set.with(tile);
+            }
+            sets.push(set);
+        }
+        self.game.redeal(&sets).map_err(|error| {
+            let field = match error {
+                ChanceError::Size { seat, .. } | ChanceError::NotDealable { seat, .. } => {
+                    format!("hands[{seat}]")
+                }
+                _ => "hands".to_owned(),
+            };
+            chance_refusal(error, field)
+        })
+    }
+
+    /// Makes `tile` (`(high, low)`) the boneyard's next draw (the drawn tile
+    /// as a chance outcome).
+    ///
+    /// Raises `pips.InvalidArgument` for a tile the boneyard does not hold.
+    fn arrange_next_draw(&mut self, tile: (u8, u8)) -> PyResult<()> {
+        let tile = self.tile(tile.0, tile.1, "tile")?;
+        self.game
+            .arrange_next_draw(tile)
+            .map_err(|error| chance_refusal(error, "tile".to_owned()))
+    }
+
+    /// A game that `seat` cannot tell from this one: the other hands and
+    /// the boneyard replaced by a deal consistent with everything the seat
+    /// has seen (its plays, passes and draws), drawn with `seed`
+    /// (determinizing searches, OpenSpiel's `resample_from_infostate`).
+    /// `None` in the rare case no consistent deal was found.
+    ///
+    /// Raises `pips.InvalidArgument` for a seat the game does not have.
+    fn resample(&self, seat: u8, seed: u64) -> PyResult<Option<PyGame>> {
+        self.check_seat(seat)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        Ok(self
+            .game
+            .view(seat)
+            .and_then(|view| view.knowledge().sample(&mut rng))
+            .map(PyGame::wrap))
+    }
+
     /// What `seat` may see, as the service's `View` answers it (a dict:
     /// its hand, the table, the scores, the others' hand sizes, the hand's
     /// public history, its legal moves when it is to act).
@@ -451,6 +544,19 @@ impl PyGame {
         )))
     }
 
+    /// The tile `a`-`b` of this game's set, refused (at `field`) past it.
+    fn tile(&self, a: u8, b: u8, field: &str) -> PyResult<Tile> {
+        let max = self.game.rules().max_pip;
+        if a > max || b > max {
+            return Err(refusal(&ApiError::invalid(
+                ErrorReason::InvalidTile,
+                field,
+                format!("{a}-{b} is not a tile of the double-{max} set"),
+            )));
+        }
+        Ok(Tile::new(a, b))
+    }
+
     /// The move of the seat to act that `action` names, refused past the
     /// space.
     fn action_move(&self, action: &Bound<'_, PyInt>) -> PyResult<Move> {
@@ -469,4 +575,18 @@ impl PyGame {
                 ))
             })
     }
+}
+
+/// A set's tiles as `(high, low)` pairs, in index order.
+fn pairs(tiles: TileSet) -> Vec<(u8, u8)> {
+    tiles.iter().map(|t| (t.high(), t.low())).collect()
+}
+
+/// A chance outcome refused, at `field`.
+fn chance_refusal(error: ChanceError, field: String) -> PyErr {
+    refusal(&ApiError::invalid(
+        ErrorReason::InconsistentState,
+        field,
+        error.to_string(),
+    ))
 }

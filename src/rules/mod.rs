@@ -26,6 +26,9 @@
 //! - [`moves`], [`events`]: what a seat does and what then happens.
 //! - [`action`]: moves as integers, a fixed space per game
 //!   ([`ActionSpace`]), for learning agents.
+//! - [`chance`]: a hand's deal and the next draw set from outside
+//!   ([`Game::redeal`], [`Game::arrange_next_draw`]), for environments that
+//!   model the deal as chance.
 //! - [`observation`]: what a seat sees as a vector of numbers
 //!   ([`ObservationShape`]), for learning agents.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
@@ -42,6 +45,7 @@
 //!   refused, with where in the state the fault lies.
 
 pub mod action;
+pub mod chance;
 pub mod connect;
 pub mod deal;
 pub mod end;
@@ -70,6 +74,7 @@ pub mod trains;
 pub mod view;
 
 pub use action::ActionSpace;
+pub use chance::ChanceError;
 pub use connect::Connect;
 pub use end::{ByEnd, End};
 pub use errors::{
