@@ -15,11 +15,12 @@ and from a pips server in its JSON or token form.
 
 from __future__ import annotations
 
-from ._pips import LEVELS, Game, Move, Update, variants
+from ._pips import LEVELS, Batch, Game, Move, Update, hand_rewards, match_rewards, variants
 from .errors import IllegalMove, InvalidArgument, PermissionDenied, PipsError, Unauthenticated
 
 __all__ = [
     "LEVELS",
+    "Batch",
     "Game",
     "IllegalMove",
     "InvalidArgument",
@@ -28,5 +29,7 @@ __all__ = [
     "PipsError",
     "Unauthenticated",
     "Update",
+    "hand_rewards",
+    "match_rewards",
     "variants",
 ]

@@ -42,8 +42,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ._pips import Game
-from .rewards import zero_sum
+from ._pips import Game, hand_rewards
 
 _SHORT_NAME = "python_pips"
 _DEFAULTS = {"variant": "block", "players": 2, "rules": "", "seed": 0}
@@ -191,7 +190,7 @@ class PipsState(pyspiel.State):
         if not self.is_terminal():
             return [0.0] * players
         # The episode is the match's first hand: its scores are the hand's.
-        return zero_sum(self.pips, self.pips.scores)
+        return [float(r) for r in hand_rewards(self.pips, self.pips.scores)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "PipsState":
         """A state `player_id` cannot tell from this one, the hidden tiles

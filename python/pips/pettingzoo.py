@@ -41,8 +41,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._pips import Game
-from .rewards import zero_sum
+from ._pips import Game, hand_rewards, match_rewards
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -136,11 +135,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             # The hand's points: in-play points scored during it included.
             gains = [after - then for after, then in zip(self.game.scores, self._hand_scores)]
             self._hand_scores = self.game.scores
-            for a, value in zip(self.possible_agents, zero_sum(self.game, gains)):
+            for a, value in zip(self.possible_agents, hand_rewards(self.game, gains)):
                 self.rewards[a] = value
         if self.game.is_over:
             if self._reward == "match":
-                for a, value in zip(self.possible_agents, self._match_result()):
+                for a, value in zip(self.possible_agents, match_rewards(self.game)):
                     self.rewards[a] = value
             self.terminations = {a: True for a in self.agents}
         else:
@@ -148,13 +147,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _match_result(self) -> list[float]:
-        winner = self.game.winner
-        sides = self.game.sides
-        if winner is None:
-            return [0.0] * self._players
-        return [1.0 if self.game.side_of(s) == winner else -1.0 / max(1, sides - 1) for s in range(self._players)]
 
     def render(self) -> Optional[str]:
         text = repr(self.game)

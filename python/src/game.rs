@@ -38,8 +38,8 @@ pub struct PyGame {
 }
 
 impl PyGame {
-    /// Wraps a game.
-    fn wrap(game: Game) -> PyGame {
+    /// A game for Python.
+    pub(crate) fn from_game(game: Game) -> PyGame {
         PyGame {
             space: ActionSpace::new(game.rules(), game.players()),
             shape: ObservationShape::new(game.rules(), game.players()),
@@ -52,6 +52,31 @@ impl PyGame {
     pub fn game(&self) -> &Game {
         &self.game
     }
+}
+
+/// The match the service's `NewGame` deals for `variant`, `players`,
+/// `seed` (random when `None`) and house `rules` (the service's JSON
+/// `Rules`, a dict or its text).
+pub(crate) fn deal(
+    variant: String,
+    players: u32,
+    seed: Option<u64>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Game> {
+    let rules = rules
+        .map(|value| json::from_python::<proto::Rules>(value, "rules"))
+        .transpose()?;
+    let request = proto::NewGameRequest {
+        variant,
+        players,
+        seed,
+        rules,
+        ..proto::NewGameRequest::default()
+    };
+    Engine::default()
+        .deal(&request)
+        .refused()
+        .map(|(game, _events)| game)
 }
 
 /// How states are kept under `state_key` (the server's `--state-key`
@@ -78,7 +103,7 @@ fn read(custody: &Custody, source: Source<'_>) -> PyResult<PyGame> {
             ),
         }));
     }
-    Ok(PyGame::wrap(game))
+    Ok(PyGame::from_game(game))
 }
 
 #[pymethods]
@@ -98,18 +123,7 @@ impl PyGame {
         seed: Option<u64>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        let rules = rules
-            .map(|value| json::from_python::<proto::Rules>(value, "rules"))
-            .transpose()?;
-        let request = proto::NewGameRequest {
-            variant,
-            players,
-            seed,
-            rules,
-            ..proto::NewGameRequest::default()
-        };
-        let (game, _events) = Engine::default().deal(&request).refused()?;
-        Ok(PyGame::wrap(game))
+        deal(variant, players, seed, rules).map(PyGame::from_game)
     }
 
     /// Reads a state in the service's JSON form (the `state` of an answer,
@@ -429,7 +443,7 @@ impl PyGame {
             .game
             .view(seat)
             .and_then(|view| view.knowledge().sample(&mut rng))
-            .map(PyGame::wrap))
+            .map(PyGame::from_game))
     }
 
     /// What `seat` may see, as the service's `View` answers it (a dict:
@@ -493,7 +507,7 @@ impl PyGame {
 
     /// A copy, independent of this game.
     fn clone(&self) -> PyGame {
-        PyGame::wrap(self.game.clone())
+        PyGame::from_game(self.game.clone())
     }
 
     fn __copy__(&self) -> PyGame {

@@ -11,12 +11,17 @@
 //! - [`moves`]: `Move`, one move, and `Update`, what a move did.
 //! - [`errors`]: refusals as the package's exceptions, with the service's
 //!   code, reason and field.
+//! - [`batch`]: `Batch`, many matches stepped in one call (numpy in and
+//!   out, the GIL released).
+//! - [`rewards`]: points as rewards, for every learning environment.
 //! - [`json`]: JSON ⇄ Python values and ⇄ the service's messages.
 
+mod batch;
 mod errors;
 mod game;
 mod json;
 mod moves;
+mod rewards;
 
 use pyo3::prelude::*;
 
@@ -33,6 +38,9 @@ fn _pips(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<game::PyGame>()?;
     module.add_class::<moves::PyMove>()?;
     module.add_class::<moves::PyUpdate>()?;
+    module.add_class::<batch::PyBatch>()?;
+    module.add_function(wrap_pyfunction!(rewards::hand_rewards, module)?)?;
+    module.add_function(wrap_pyfunction!(rewards::match_rewards, module)?)?;
     module.add_function(wrap_pyfunction!(variants, module)?)?;
     module.add(
         "LEVELS",

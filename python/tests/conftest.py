@@ -30,7 +30,9 @@ class Server:
         # states.
         inherited = {k: v for k, v in os.environ.items() if not k.startswith("PIPS_STATE_KEY")}
         self.process = subprocess.Popen(
-            [binary, "--addr", "127.0.0.1:0", "--log-format", "json"],
+            # A search cut short by the server's time cap would answer
+            # another move than the same search run to its playout budget.
+            [binary, "--addr", "127.0.0.1:0", "--log-format", "json", "--max-suggest-ms", "60000"],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -239,6 +239,32 @@ pub fn forced_lead_for(rule: LeadRule, hands: &[TileSet]) -> Option<(Seat, Tile)
     }
 }
 
+/// The tiles of `set` that `rule` would force before `led`: had any seat
+/// held one, it would have been led instead (so a forced lead of `led`
+/// says nobody was dealt one). The tiles `t` for which
+/// [`forced_lead_for`] of hands `{led}` and `{t}` forces `t`.
+#[must_use]
+pub fn outranking(rule: LeadRule, led: Tile, set: TileSet) -> TileSet {
+    let double_blank = Tile::new(0, 0);
+    let by_highest_double = |tile: Tile| match (led.is_double(), tile.is_double()) {
+        (true, true) => tile.high() > led.high(),
+        (true, false) => false,
+        (false, true) => true,
+        (false, false) => tile.weight() > led.weight(),
+    };
+    let outranks = |tile: Tile| {
+        tile != led
+            && match rule {
+                LeadRule::Lot => false,
+                LeadRule::HighestDouble => by_highest_double(tile),
+                LeadRule::DoubleBlankFirst => {
+                    led != double_blank && (tile == double_blank || by_highest_double(tile))
+                }
+            }
+    };
+    set.iter().filter(|&tile| outranks(tile)).collect()
+}
+
 /// The holder of the highest double and that double; if nobody holds a
 /// double, the holder of the heaviest tile (pip sum, then higher half).
 ///
@@ -268,6 +294,29 @@ mod tests {
     use super::*;
     use crate::rules::presets::preset;
     use rand::seq::SliceRandom;
+
+    /// `outranking` is `forced_lead_for` of two one-tile hands, for every
+    /// rule, led tile and other tile of the largest set.
+    #[test]
+    fn outranking_is_the_forced_lead_of_two_tiles() {
+        let set = TileSet::full(crate::rules::tile::MAX_PIP_LIMIT);
+        for rule in [
+            LeadRule::HighestDouble,
+            LeadRule::DoubleBlankFirst,
+            LeadRule::Lot,
+        ] {
+            for led in set.iter() {
+                let by_lead: TileSet = set
+                    .iter()
+                    .filter(|&tile| {
+                        let hands = [TileSet::EMPTY.with(led), TileSet::EMPTY.with(tile)];
+                        tile != led && forced_lead_for(rule, &hands).map(|(_, t)| t) == Some(tile)
+                    })
+                    .collect();
+                assert_eq!(outranking(rule, led, set), by_lead, "{rule:?} {led}");
+            }
+        }
+    }
 
     /// A hand's generator from the game's key is the seed's generator on
     /// the hand's stream (so keeping the key deals what the seed did).

@@ -24,7 +24,7 @@
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::deal::{MAX_SEATS, forced_lead_for};
+use super::deal::{MAX_SEATS, forced_lead_for, outranking};
 use super::end::End;
 use super::foot::{Foot, FootPlace};
 use super::game::{Game, HistoryEntry};
@@ -109,7 +109,9 @@ impl<'a> Knowledge<'a> {
         let mut knowledge = Knowledge {
             view,
             unknown,
-            slots: Vec::new(),
+            slots: Vec::with_capacity(
+                usize::from(rules.hand_size) * usize::from(players) + game.boneyard_len(),
+            ),
             dealt: Default::default(),
             draws: Vec::new(),
             own_start: view.hand(),
@@ -149,6 +151,7 @@ impl<'a> Knowledge<'a> {
         let hand_size = usize::from(rules.hand_size);
         // The dealt slots.
         for seat in (0..players).filter(|&s| s != me) {
+            knowledge.dealt[usize::from(seat)].reserve(hand_size);
             for _ in 0..hand_size {
                 knowledge.dealt[usize::from(seat)].push(knowledge.slots.len());
                 knowledge.slots.push(Slot {
@@ -179,15 +182,7 @@ impl<'a> Knowledge<'a> {
             None => view.required_lead(),
         };
         if let (true, Some(led)) = (forced, led) {
-            let outranks = rules
-                .tile_set()
-                .iter()
-                .filter(|&tile| {
-                    let hands = [TileSet::EMPTY.with(led), TileSet::EMPTY.with(tile)];
-                    tile != led
-                        && forced_lead_for(rules.first_lead, &hands).map(|(_, t)| t) == Some(tile)
-                })
-                .collect::<TileSet>();
+            let outranks = outranking(rules.first_lead, led, rules.tile_set());
             for slot in &mut knowledge.slots {
                 slot.impossible = slot.impossible.or(outranks);
             }

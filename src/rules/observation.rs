@@ -23,12 +23,15 @@
 //! | this turn | 2 | drew this turn; the table is empty |
 
 use super::action::ActionSpace;
-use super::foot::FootPlace;
+use super::foot::{FootPlace, MAX_ARMS};
 use super::moves::Seat;
 use super::options::Rules;
 use super::place::Place;
 use super::tile::TileSet;
 use super::view::View;
+
+/// The most places a table has: a new arm and every arm of a chicken foot.
+const MAX_PLACES: usize = 1 + MAX_ARMS;
 
 /// The length and layout of a game's observation vector.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -108,9 +111,11 @@ impl ObservationShape {
 
         let places = self.places();
         let numbers = self.numbers;
-        let mut number = vec![None; places];
-        let mut state = vec![0.0; places];
-        let mut demand = vec![0.0; places];
+        // Every table's places fit (a chicken foot of the largest set has
+        // the most: a new arm and 42 arms).
+        let mut number = [None; MAX_PLACES];
+        let mut state = [0.0; MAX_PLACES];
+        let mut demand = [0.0; MAX_PLACES];
         let mut at = |place: Place, shows: Option<u8>, on: f32, wanted: f32| {
             let Some(index) = self.space.place_number(place) else {
                 return;
@@ -156,7 +161,7 @@ impl ObservationShape {
                 }
             }
         }
-        for shows in &number {
+        for shows in number.iter().take(places) {
             for n in 0..numbers {
                 cells.push(if *shows == u8::try_from(n).ok() {
                     1.0
@@ -165,7 +170,7 @@ impl ObservationShape {
                 });
             }
         }
-        for value in state.iter().chain(&demand) {
+        for value in state.iter().take(places).chain(demand.iter().take(places)) {
             cells.push(*value);
         }
 

@@ -1,0 +1,361 @@
+//! `Batch`: many matches stepped in one call, for training loops.
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pips::proto::ErrorReason;
+use pips::rules::{ActionSpace, Game, Move, ObservationShape, PlayError};
+use pips::service::error::ApiError;
+use pyo3::prelude::*;
+
+use crate::errors::refusal;
+use crate::rewards::{match_result, zero_sum};
+
+/// What one call answers: observations, masks, rewards and done flags.
+type Answer<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// `size` matches of one preset stepped together: `step(actions)` plays
+/// one action in each (for its seat to act), answers every game's
+/// observation of its seat to act, its legal-action mask, each seat's
+/// reward and whether its match ended, and deals a finished match's
+/// successor in the same call. The GIL is released while the rules work.
+///
+/// Game `i` is dealt from seed `seed + i`; each new match takes the next
+/// unused seed, in game order, so a batch is reproducible from its seed
+/// and its actions.
+#[pyclass(module = "pips._pips", name = "Batch")]
+pub struct PyBatch {
+    /// The matches.
+    games: Vec<Game>,
+    /// The seed the next new match is dealt from.
+    next_seed: u64,
+    /// The scores each game's current hand began with (seats' sides, in
+    /// rows of `sides`).
+    hand_scores: Vec<i32>,
+    /// Sides of a match.
+    sides: usize,
+    /// Actions: moves as integers.
+    space: ActionSpace,
+    /// Observations: what a seat sees as numbers.
+    shape: ObservationShape,
+    /// Rewards at the end of the match only (else at each hand's end).
+    reward_match: bool,
+    /// Whether `step` and `reset` answer observations (else zero-width).
+    observe: bool,
+    /// Legal moves, reused.
+    moves: Vec<Move>,
+}
+
+/// What the rules work out for one call, off the GIL.
+struct Out {
+    /// Observations, a row a game.
+    observations: Vec<f32>,
+    /// Masks, a row a game.
+    masks: Vec<bool>,
+    /// Rewards, a row of seats a game.
+    rewards: Vec<f32>,
+    /// Done flags.
+    done: Vec<bool>,
+}
+
+#[pymethods]
+impl PyBatch {
+    /// `size` matches of `variant` for `players` seats under house `rules`
+    /// (the service's JSON `Rules`), dealt from `seed`, `seed + 1`, ...;
+    /// `reward` is `"hand"` (each hand's zero-sum points as it is settled)
+    /// or `"match"` (1 to the winners and `-1 / (sides - 1)` to the others
+    /// at the end); `observations=False` leaves the observation vectors out
+    /// (a zero-width array) for callers that build their own.
+    #[new]
+    #[pyo3(signature = (variant, players = 2, size = 1, seed = 0, rules = None, reward = "hand", observations = true))]
+    fn new(
+        variant: String,
+        players: u32,
+        size: usize,
+        seed: u64,
+        rules: Option<&Bound<'_, PyAny>>,
+        reward: &str,
+        observations: bool,
+    ) -> PyResult<PyBatch> {
+        let reward_match = match reward {
+            "hand" => false,
+            "match" => true,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "reward must be \"hand\" or \"match\", not {other:?}"
+                )));
+            }
+        };
+        if size == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "a batch holds at least one game",
+            ));
+        }
+        let first = crate::game::deal(variant, players, Some(seed), rules)?;
+        let sides = usize::from(first.sides());
+        let mut batch = PyBatch {
+            space: ActionSpace::new(first.rules(), first.players()),
+            shape: ObservationShape::new(first.rules(), first.players()),
+            games: vec![first],
+            next_seed: seed.wrapping_add(1),
+            hand_scores: Vec::new(),
+            sides,
+            reward_match,
+            observe: observations,
+            moves: Vec::new(),
+        };
+        while batch.games.len() < size {
+            let Some(game) = batch.deal() else { break };
+            batch.games.push(game);
+        }
+        batch.hand_scores = vec![0; size * sides];
+        Ok(batch)
+    }
+
+    /// Games in the batch.
+    #[getter]
+    fn size(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Actions a game: the width of a mask.
+    #[getter]
+    fn num_actions(&self) -> u32 {
+        self.space.len()
+    }
+
+    /// The width of an observation (0 with `observations=False`).
+    #[getter]
+    fn observation_size(&self) -> usize {
+        if self.observe { self.shape.len() } else { 0 }
+    }
+
+    /// Each game's seat to act.
+    #[getter]
+    fn to_act<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        self.games
+            .iter()
+            .map(Game::to_act)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// Game `index`, as a `Game` (a copy). A batch keeps no match record:
+    /// its match digest covers the deal only.
+    fn game(&self, index: usize) -> PyResult<crate::game::PyGame> {
+        self.games
+            .get(index)
+            .map(|game| crate::game::PyGame::from_game(game.clone()))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyIndexError::new_err(format!(
+                    "game {index} of a batch of {}",
+                    self.games.len()
+                ))
+            })
+    }
+
+    /// Every game's current observation, mask, zero rewards and no done
+    /// flags (a training loop's first step).
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Answer<'py>> {
+        let out = py.detach(|| {
+            let mut out = self.out();
+            for index in 0..self.games.len() {
+                self.describe(index, &mut out);
+            }
+            out
+        });
+        self.answer(py, out)
+    }
+
+    /// Plays `actions[i]` (an int64 array of `size`) in game `i` for its
+    /// seat to act, deals a new match where one ended, and answers
+    /// `(observations, masks, rewards, done)`: float32 `[size,
+    /// observation_size]` of each game's seat to act (after a reset, the
+    /// new match's), bool `[size, num_actions]`, float32 `[size, players]`
+    /// and bool `[size]`.
+    ///
+    /// Raises `pips.InvalidArgument` (field `actions[i]`) for an action
+    /// outside the space or a wrong length, and `pips.IllegalMove` for one
+    /// that is not legal; then no game has moved.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Answer<'py>> {
+        let actions = actions.as_slice()?.to_vec();
+        if actions.len() != self.games.len() {
+            return Err(refusal(&ApiError::invalid(
+                ErrorReason::MalformedMove,
+                "actions",
+                format!(
+                    "{} actions for a batch of {} games",
+                    actions.len(),
+                    self.games.len()
+                ),
+            )));
+        }
+        let out = py.detach(|| -> Result<Out, ApiError> {
+            let moves = self.checked(&actions)?;
+            let mut out = self.out();
+            for (index, mv) in moves.into_iter().enumerate() {
+                self.advance(index, mv, &mut out);
+                self.describe(index, &mut out);
+            }
+            Ok(out)
+        });
+        let out = out.map_err(|error| refusal(&error))?;
+        self.answer(py, out)
+    }
+}
+
+impl PyBatch {
+    /// A new match, from the next seed (`None` only for an empty batch,
+    /// which is never made).
+    fn deal(&mut self) -> Option<Game> {
+        let seed = self.next_seed;
+        self.next_seed = seed.wrapping_add(1);
+        let first = self.games.first()?;
+        // The rules were checked when the first game was dealt.
+        Game::new(first.variant(), *first.rules(), first.players(), seed)
+            .ok()
+            .map(|(game, _)| game)
+    }
+
+    /// Empty answers for this batch.
+    fn out(&self) -> Out {
+        let n = self.games.len();
+        Out {
+            observations: vec![
+                0.0;
+                if self.observe {
+                    n * self.shape.len()
+                } else {
+                    0
+                }
+            ],
+            masks: vec![false; n * self.space.len() as usize],
+            rewards: vec![0.0; n * self.games.first().map_or(0, |g| usize::from(g.players()))],
+            done: vec![false; n],
+        }
+    }
+
+    /// Each action as its game's move, every one checked before any is
+    /// played.
+    fn checked(&self, actions: &[i64]) -> Result<Vec<Move>, ApiError> {
+        let mut moves = Vec::with_capacity(actions.len());
+        for (index, (&action, game)) in actions.iter().zip(&self.games).enumerate() {
+            let field = || format!("actions[{index}]");
+            let mv = u32::try_from(action)
+                .ok()
+                .and_then(|number| self.space.decode(number, game.to_act()))
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        ErrorReason::MalformedMove,
+                        field(),
+                        format!(
+                            "{action} is not an action of this game: actions are 0 to {}",
+                            self.space.len() - 1
+                        ),
+                    )
+                })?;
+            game.check(mv).map_err(|error: PlayError| {
+                let mut error = ApiError::from(error);
+                error.field = field();
+                error
+            })?;
+            moves.push(mv);
+        }
+        Ok(moves)
+    }
+
+    /// Plays a checked move in game `index`, pays its rewards, and deals a
+    /// new match in place of a finished one.
+    fn advance(&mut self, index: usize, mv: Move, out: &mut Out) {
+        let sides = self.sides;
+        let Some(game) = self.games.get_mut(index) else {
+            return;
+        };
+        let hand = game.hand_number();
+        // Checked above. A batch keeps no match record: the digest is not
+        // advanced (its hash was a third of a step).
+        game.play_unchecked(mv);
+        let players = usize::from(game.players());
+        let row = index * players..(index + 1) * players;
+        let scores_row = index * sides..(index + 1) * sides;
+        let over = game.outcome();
+        if !self.reward_match && (game.hand_number() != hand || over.is_some()) {
+            if let (Some(rewards), Some(start)) = (
+                out.rewards.get_mut(row.clone()),
+                self.hand_scores.get_mut(scores_row.clone()),
+            ) {
+                let gains: Vec<i32> = game
+                    .scores()
+                    .iter()
+                    .zip(start.iter())
+                    .map(|(now, then)| now - then)
+                    .collect();
+                zero_sum(game, &gains, rewards);
+                start.copy_from_slice(game.scores().get(..sides).unwrap_or(&[]));
+            }
+        }
+        if let Some(outcome) = over {
+            if self.reward_match {
+                if let Some(rewards) = out.rewards.get_mut(row) {
+                    match_result(game, outcome, rewards);
+                }
+            }
+            if let Some(done) = out.done.get_mut(index) {
+                *done = true;
+            }
+            if let (Some(next), true) = (self.deal(), index < self.games.len()) {
+                self.games[index] = next;
+            }
+            if let Some(start) = self.hand_scores.get_mut(scores_row) {
+                start.fill(0);
+            }
+        }
+    }
+
+    /// Writes game `index`'s observation of its seat to act and its mask.
+    fn describe(&mut self, index: usize, out: &mut Out) {
+        let Some(game) = self.games.get(index) else {
+            return;
+        };
+        let width = self.space.len() as usize;
+        game.legal_moves_into(&mut self.moves);
+        if let Some(mask) = out.masks.get_mut(index * width..(index + 1) * width) {
+            for action in self.moves.iter().filter_map(|&mv| self.space.encode(mv)) {
+                if let Some(cell) = mask.get_mut(action as usize) {
+                    *cell = true;
+                }
+            }
+        }
+        if self.observe {
+            let len = self.shape.len();
+            if let (Some(view), Some(cells)) = (
+                game.view(game.to_act()),
+                out.observations.get_mut(index * len..(index + 1) * len),
+            ) {
+                self.shape.observe(&view, cells);
+            }
+        }
+    }
+
+    /// The arrays of an answer.
+    fn answer<'py>(&self, py: Python<'py>, out: Out) -> PyResult<Answer<'py>> {
+        let n = self.games.len();
+        let players = out.rewards.len() / n.max(1);
+        let width = self.observation_size();
+        Ok((
+            out.observations.into_pyarray(py).reshape([n, width])?,
+            out.masks
+                .into_pyarray(py)
+                .reshape([n, self.space.len() as usize])?,
+            out.rewards.into_pyarray(py).reshape([n, players])?,
+            out.done.into_pyarray(py),
+        ))
+    }
+}
