@@ -56,7 +56,7 @@ def single_steps(seconds: float) -> float:
         for _ in range(1000):
             if game.is_over:
                 seed += 1
-                game = pips.Game("block", players=2, seed=seed, rules=ONE_HAND)
+                game.restart(seed)
             actions = game.legal_actions()
             game.apply_action(actions[rng.randrange(len(actions))])
         steps += 1000

@@ -310,9 +310,9 @@ impl PyBatch {
             if let Some(done) = out.done.get_mut(index) {
                 *done = true;
             }
-            if let (Some(next), true) = (self.deal(), index < self.games.len()) {
-                self.games[index] = next;
-            }
+            // The next match, dealt in this one's room.
+            game.restart(self.next_seed);
+            self.next_seed = self.next_seed.wrapping_add(1);
             if let Some(start) = self.hand_scores.get_mut(scores_row) {
                 start.fill(0);
             }

@@ -126,6 +126,13 @@ impl PyGame {
         deal(variant, players, seed, rules).map(PyGame::from_game)
     }
 
+    /// Deals a new match of the same preset, seats and rules from `seed`,
+    /// in place: what `Game(variant, players, seed, rules)` deals, without
+    /// reading the rules again (a training loop's reset).
+    fn restart(&mut self, seed: u64) {
+        self.game.restart(seed);
+    }
+
     /// Reads a state in the service's JSON form (the `state` of an answer,
     /// as a dict or its text). Under `state_key` (the server's key) the
     /// state must carry the tag that server gave it.

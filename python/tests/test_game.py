@@ -214,3 +214,14 @@ def test_observations_and_masks():
     assert not np.array_equal(swapped.observation(a), game.observation(a))
     with pytest.raises(pips.InvalidArgument):
         game.observation(4)
+
+
+def test_a_restart_is_a_new_match():
+    game = pips.Game("muggins", players=3, seed=1, rules={"target": 100})
+    for _ in range(30):
+        game.apply_action(game.legal_actions()[-1])
+    game.restart(77)
+    fresh = pips.Game("muggins", players=3, seed=77, rules={"target": 100})
+    assert game == fresh
+    assert game.match_digest == fresh.match_digest
+    assert game.rules["target"] == 100

@@ -216,6 +216,27 @@ impl Game {
         Ok((game, events))
     }
 
+    /// Deals a new match from `seed` in place: the game [`Game::new`] deals
+    /// for this game's variant, rules and seats, in this game's room (an
+    /// environment resetting many matches allocates nothing).
+    pub fn restart(&mut self, seed: u64) {
+        self.reseed(seed);
+        self.hand_number = 0;
+        self.hands = [TileSet::EMPTY; MAX_SEATS];
+        self.scores = [0; MAX_SEATS];
+        self.to_act = 0;
+        self.hand_leader = 0;
+        self.required_lead = None;
+        self.drew_this_turn = false;
+        self.outcome = None;
+        self.history.clear();
+        self.layout.clear();
+        self.digest = MatchDigest::start(&self.rules, self.players, &seed.to_le_bytes());
+        self.table = None;
+        self.turn = TurnState::default();
+        self.start_hand(1, None, &mut ());
+    }
+
     /// The preset the game was started from.
     #[must_use]
     pub fn variant(&self) -> &str {
@@ -906,6 +927,27 @@ impl Game {
 mod tests {
     use super::*;
     use crate::rules::presets::PRESETS;
+
+    /// A game restarted in place, whatever it held, is the game `new`
+    /// deals from the same seed.
+    #[test]
+    fn a_restart_is_a_new_game() {
+        for preset in PRESETS {
+            for players in preset.players.clone() {
+                let rules = preset.rules(players, None);
+                let (mut game, _) = Game::new(preset.id, rules, players, 5).expect("valid");
+                for step in 0..60 {
+                    let Some(&mv) = game.legal_moves().get(step % 3) else {
+                        break;
+                    };
+                    game.play(mv).expect("legal");
+                }
+                game.restart(11);
+                let (fresh, _) = Game::new(preset.id, rules, players, 11).expect("valid");
+                assert_eq!(game, fresh, "{} {players}p", preset.id);
+            }
+        }
+    }
 
     /// A clone and a `clone_from` copy equal their source, whatever the
     /// target held before, and both have room for a hand.
