@@ -6,6 +6,7 @@ use pips::rules::{ActionSpace, Game, Move, ObservationShape, PlayError};
 use pips::service::error::ApiError;
 use pyo3::prelude::*;
 
+use crate::actions;
 use crate::errors::refusal;
 use crate::rewards::{match_result, zero_sum};
 
@@ -248,19 +249,13 @@ impl PyBatch {
         let mut moves = Vec::with_capacity(actions.len());
         for (index, (&action, game)) in actions.iter().zip(&self.games).enumerate() {
             let field = || format!("actions[{index}]");
-            let mv = u32::try_from(action)
-                .ok()
-                .and_then(|number| self.space.decode(number, game.to_act()))
-                .ok_or_else(|| {
-                    ApiError::invalid(
-                        ErrorReason::MalformedMove,
-                        field(),
-                        format!(
-                            "{action} is not an action of this game: actions are 0 to {}",
-                            self.space.len() - 1
-                        ),
-                    )
-                })?;
+            let mv = actions::decode(
+                &self.space,
+                game,
+                u32::try_from(action).ok(),
+                action,
+                field(),
+            )?;
             game.check(mv).map_err(|error: PlayError| {
                 let mut error = ApiError::from(error);
                 error.field = field();
@@ -325,13 +320,8 @@ impl PyBatch {
             return;
         };
         let width = self.space.len() as usize;
-        game.legal_moves_into(&mut self.moves);
         if let Some(mask) = out.masks.get_mut(index * width..(index + 1) * width) {
-            for action in self.moves.iter().filter_map(|&mv| self.space.encode(mv)) {
-                if let Some(cell) = mask.get_mut(action as usize) {
-                    *cell = true;
-                }
-            }
+            actions::write_mask(game, &self.space, &mut self.moves, mask);
         }
         if self.observe {
             let len = self.shape.len();

@@ -18,6 +18,7 @@ use pyo3::types::{PyBytes, PyInt};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
+use crate::actions;
 use crate::errors::{Refuse, refusal};
 use crate::json;
 use crate::moves::{PyMove, PyUpdate};
@@ -356,12 +357,7 @@ impl PyGame {
     /// for each legal action of the seat to act.
     fn legal_action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; self.space.len() as usize];
-        self.game.legal_moves_into(&mut self.moves);
-        for action in self.moves.iter().filter_map(|&mv| self.space.encode(mv)) {
-            if let Some(cell) = mask.get_mut(action as usize) {
-                *cell = true;
-            }
-        }
+        actions::write_mask(&self.game, &self.space, &mut self.moves, &mut mask);
         mask.into_pyarray(py)
     }
 
@@ -581,20 +577,14 @@ impl PyGame {
     /// The move of the seat to act that `action` names, refused past the
     /// space.
     fn action_move(&self, action: &Bound<'_, PyInt>) -> PyResult<Move> {
-        action
-            .extract::<u32>()
-            .ok()
-            .and_then(|number| self.space.decode(number, self.game.to_act()))
-            .ok_or_else(|| {
-                refusal(&ApiError::invalid(
-                    ErrorReason::MalformedMove,
-                    "action",
-                    format!(
-                        "not an action of this game: actions are 0 to {}",
-                        self.space.len() - 1
-                    ),
-                ))
-            })
+        actions::decode(
+            &self.space,
+            &self.game,
+            action.extract::<u32>().ok(),
+            action,
+            "action".to_owned(),
+        )
+        .map_err(|error| refusal(&error))
     }
 }
 

@@ -11,11 +11,14 @@
 //! - [`moves`]: `Move`, one move, and `Update`, what a move did.
 //! - [`errors`]: refusals as the package's exceptions, with the service's
 //!   code, reason and field.
+//! - [`actions`]: actions decoded and legal-action masks written, for
+//!   `Game` and `Batch`.
 //! - [`batch`]: `Batch`, many matches stepped in one call (numpy in and
 //!   out, the GIL released).
 //! - [`rewards`]: points as rewards, for every learning environment.
 //! - [`json`]: JSON ⇄ Python values and ⇄ the service's messages.
 
+mod actions;
 mod batch;
 mod errors;
 mod game;
