@@ -5,11 +5,12 @@ use std::fmt::Display;
 
 use pips::proto::ErrorReason;
 use pips::rules::{ActionSpace, Game, Move};
-use pips::service::error::ApiError;
+use pips::service::error::{ApiError, clip};
 
 /// The move of `game`'s seat to act that action `number` names (`None`: a
 /// number that is no `u32`), refused at `field` past the space; `shown` is
-/// the action as the caller gave it.
+/// the action as the caller gave it (quoted cut short: a Python integer has
+/// no bound).
 pub fn decode(
     space: &ActionSpace,
     game: &Game,
@@ -24,7 +25,8 @@ pub fn decode(
                 ErrorReason::MalformedMove,
                 field,
                 format!(
-                    "{shown} is not an action of this game: actions are 0 to {}",
+                    "{} is not an action of this game: actions are 0 to {}",
+                    clip(&shown.to_string(), 24),
                     space.len() - 1
                 ),
             )
