@@ -546,19 +546,11 @@ impl PyGame {
 }
 
 impl PyGame {
-    /// Refuses a seat the game does not have.
+    /// Refuses a seat the game does not have, as the service does.
     fn check_seat(&self, seat: u8) -> PyResult<()> {
-        if seat < self.game.players() {
-            return Ok(());
-        }
-        Err(refusal(&ApiError::invalid(
-            ErrorReason::SeatOutOfRange,
-            "seat",
-            format!(
-                "seat {seat} does not exist with {} players",
-                self.game.players()
-            ),
-        )))
+        seat_view(&self.game, u32::from(seat), Authority::Full)
+            .map(|_| ())
+            .refused()
     }
 
     /// The tile `a`-`b` of this game's set, refused (at `field`) past it.
