@@ -2,7 +2,8 @@
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pips::proto::ErrorReason;
-use pips::rules::{ActionSpace, Game, Move, ObservationShape, PlayError};
+use pips::rules::deal::MAX_SEATS;
+use pips::rules::{ActionSpace, End, Game, MatchDigest, Move, ObservationShape, PlayError, Setup};
 use pips::service::error::ApiError;
 use pyo3::prelude::*;
 
@@ -48,6 +49,15 @@ pub struct PyBatch {
     observe: bool,
     /// Legal moves, reused.
     moves: Vec<Move>,
+    /// Each game's seat to act, as last described (what its action is
+    /// decoded for, read without touching the game).
+    seats: Vec<u8>,
+    /// Each game's legal actions as last described, `words` bits a game:
+    /// an action is checked against them, and only one that is not there
+    /// is looked at by `Game::check` (for the reason it is refused).
+    legal: Vec<u64>,
+    /// 64-bit words a game in `legal`.
+    words: usize,
 }
 
 /// What the rules work out for one call, off the GIL.
@@ -107,12 +117,21 @@ impl PyBatch {
             reward_match,
             observe: observations,
             moves: Vec::new(),
+            seats: Vec::new(),
+            legal: Vec::new(),
+            words: 0,
         };
         while batch.games.len() < size {
             let Some(game) = batch.deal() else { break };
             batch.games.push(game);
         }
         batch.hand_scores = vec![0; size * sides];
+        batch.words = (batch.space.len() as usize).div_ceil(64);
+        batch.legal = vec![0; batch.games.len() * batch.words];
+        batch.seats = vec![0; batch.games.len()];
+        for index in 0..batch.games.len() {
+            batch.learn(index);
+        }
         Ok(batch)
     }
 
@@ -145,17 +164,22 @@ impl PyBatch {
     }
 
     /// Game `index`, as a `Game` (a copy). A batch keeps no match record:
-    /// its match digest covers the deal only.
+    /// its match digest covers the deal only (the rules, seats and seed).
     fn game(&self, index: usize) -> PyResult<crate::game::PyGame> {
-        self.games
-            .get(index)
-            .map(|game| crate::game::PyGame::from_game(game.clone()))
-            .ok_or_else(|| {
-                pyo3::exceptions::PyIndexError::new_err(format!(
-                    "game {index} of a batch of {}",
-                    self.games.len()
-                ))
-            })
+        let game = self.games.get(index).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!(
+                "game {index} of a batch of {}",
+                self.games.len()
+            ))
+        })?;
+        let mut setup = Setup::from(game);
+        setup.digest = MatchDigest::start(game.rules(), game.players(), &game.seed().to_le_bytes());
+        let game = Game::from_setup(setup).map_err(|error| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "a batch's game is not whole: {error}"
+            ))
+        })?;
+        Ok(crate::game::PyGame::from_game(game))
     }
 
     /// Every game's current observation, mask, zero rewards and no done
@@ -202,6 +226,7 @@ impl PyBatch {
             let moves = self.checked(&actions)?;
             let mut out = self.out();
             for (index, mv) in moves.into_iter().enumerate() {
+                prefetch_ahead(&self.games, index);
                 self.advance(index, mv, &mut out);
                 self.describe(index, &mut out);
             }
@@ -247,23 +272,59 @@ impl PyBatch {
     /// played.
     fn checked(&self, actions: &[i64]) -> Result<Vec<Move>, ApiError> {
         let mut moves = Vec::with_capacity(actions.len());
-        for (index, (&action, game)) in actions.iter().zip(&self.games).enumerate() {
+        for (index, (&action, &seat)) in actions.iter().zip(&self.seats).enumerate() {
             let field = || format!("actions[{index}]");
-            let mv = actions::decode(
-                &self.space,
-                game,
-                u32::try_from(action).ok(),
-                action,
-                field(),
-            )?;
-            game.check(mv).map_err(|error: PlayError| {
-                let mut error = ApiError::from(error);
-                error.field = field();
-                error
-            })?;
+            let number = u32::try_from(action).ok();
+            let mv = actions::decode(&self.space, seat, number, action, field)?;
+            if !number.is_some_and(|number| self.is_legal(index, number)) {
+                // Not among the legal actions: the rules say why (or, should
+                // they disagree with the legal moves, have the last word).
+                if let Some(game) = self.games.get(index) {
+                    game.check(mv).map_err(|error: PlayError| {
+                        let mut error = ApiError::from(error);
+                        error.field = field();
+                        error
+                    })?;
+                }
+            }
             moves.push(mv);
         }
         Ok(moves)
+    }
+
+    /// Whether `action` was among game `index`'s legal actions when it was
+    /// last described.
+    fn is_legal(&self, index: usize, action: u32) -> bool {
+        let word = index * self.words + (action / 64) as usize;
+        self.legal
+            .get(word)
+            .is_some_and(|bits| bits & (1 << (action % 64)) != 0)
+    }
+
+    /// Records game `index`'s seat to act and legal actions (see `seats`,
+    /// `legal`), calling `each` with every legal action.
+    fn learn_with(&mut self, index: usize, mut each: impl FnMut(u32)) {
+        let (Some(game), Some(seat), Some(bits)) = (
+            self.games.get(index),
+            self.seats.get_mut(index),
+            self.legal
+                .get_mut(index * self.words..(index + 1) * self.words),
+        ) else {
+            return;
+        };
+        *seat = game.to_act();
+        bits.fill(0);
+        actions::for_each_legal(game, &self.space, &mut self.moves, |action| {
+            if let Some(word) = bits.get_mut((action / 64) as usize) {
+                *word |= 1 << (action % 64);
+            }
+            each(action);
+        });
+    }
+
+    /// [`PyBatch::learn_with`], calling nothing.
+    fn learn(&mut self, index: usize) {
+        self.learn_with(index, |_| {});
     }
 
     /// Plays a checked move in game `index`, pays its rewards, and deals a
@@ -286,13 +347,11 @@ impl PyBatch {
                 out.rewards.get_mut(row.clone()),
                 self.hand_scores.get_mut(scores_row.clone()),
             ) {
-                let gains: Vec<i32> = game
-                    .scores()
-                    .iter()
-                    .zip(start.iter())
-                    .map(|(now, then)| now - then)
-                    .collect();
-                zero_sum(game, &gains, rewards);
+                let mut gains = [0; MAX_SEATS];
+                for ((gain, now), then) in gains.iter_mut().zip(game.scores()).zip(start.iter()) {
+                    *gain = now - then;
+                }
+                zero_sum(game, gains.get(..sides).unwrap_or(&[]), rewards);
                 start.copy_from_slice(game.scores().get(..sides).unwrap_or(&[]));
             }
         }
@@ -306,7 +365,7 @@ impl PyBatch {
                 *done = true;
             }
             // The next match, dealt in this one's room.
-            game.restart(self.next_seed);
+            game.restart_unrecorded(self.next_seed);
             self.next_seed = self.next_seed.wrapping_add(1);
             if let Some(start) = self.hand_scores.get_mut(scores_row) {
                 start.fill(0);
@@ -316,13 +375,17 @@ impl PyBatch {
 
     /// Writes game `index`'s observation of its seat to act and its mask.
     fn describe(&mut self, index: usize, out: &mut Out) {
+        let width = self.space.len() as usize;
+        if let Some(mask) = out.masks.get_mut(index * width..(index + 1) * width) {
+            self.learn_with(index, |action| {
+                if let Some(cell) = mask.get_mut(action as usize) {
+                    *cell = true;
+                }
+            });
+        }
         let Some(game) = self.games.get(index) else {
             return;
         };
-        let width = self.space.len() as usize;
-        if let Some(mask) = out.masks.get_mut(index * width..(index + 1) * width) {
-            actions::write_mask(game, &self.space, &mut self.moves, mask);
-        }
         if self.observe {
             let len = self.shape.len();
             if let (Some(view), Some(cells)) = (
@@ -348,4 +411,42 @@ impl PyBatch {
             out.done.into_pyarray(py),
         ))
     }
+}
+
+/// How many games ahead of the one being stepped `step` asks for memory.
+const AHEAD: usize = 4;
+
+/// Asks the processor to bring into cache the memory that stepping game
+/// `index + AHEAD` touches: the game itself for game `index + 2 * AHEAD`,
+/// then, once its game is in cache, the end of its history and of its
+/// line's arms. A batch's games do not fit in cache and are stepped in
+/// turn, so each would otherwise wait for memory a few times a step
+/// (about half of a large batch's time).
+fn prefetch_ahead(games: &[Game], index: usize) {
+    if let Some(game) = games.get(index + 2 * AHEAD) {
+        let start = std::ptr::from_ref(game).cast::<u8>();
+        for offset in (0..size_of::<Game>()).step_by(64) {
+            prefetch(start.wrapping_add(offset));
+        }
+    }
+    if let Some(game) = games.get(index + AHEAD) {
+        prefetch(game.history().as_ptr_range().end.cast());
+        for end in [End::Left, End::Right] {
+            prefetch(game.layout().arm(end).as_ptr_range().end.cast());
+        }
+    }
+}
+
+/// A hint that the cache line at `address` is wanted soon (none where the
+/// processor has no such instruction).
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and faults on no address (it is a
+    // hint, dropped where the address is not mapped), and SSE, which it
+    // needs, is part of every x86-64 processor.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
 }

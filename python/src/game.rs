@@ -571,10 +571,10 @@ impl PyGame {
     fn action_move(&self, action: &Bound<'_, PyInt>) -> PyResult<Move> {
         actions::decode(
             &self.space,
-            &self.game,
+            self.game.to_act(),
             action.extract::<u32>().ok(),
             action,
-            "action".to_owned(),
+            || "action".to_owned(),
         )
         .map_err(|error| refusal(&error))
     }

@@ -40,6 +40,7 @@ def test_a_batch_is_its_games(variant, players, reward, rules):
     totals = np.zeros((size, players))
     finished = 0
     next_seed = 40 + size
+    seeds = [40 + i for i in range(size)]
     for _ in range(400):
         for i, game in enumerate(singles):
             assert batch.to_act[i] == game.to_act
@@ -61,8 +62,13 @@ def test_a_batch_is_its_games(variant, players, reward, rules):
                 totals[i] = 0
                 finished += 1
                 singles[i] = pips.Game(variant, players=players, seed=next_seed, rules=rules)
+                seeds[i] = next_seed
                 next_seed += 1
     assert finished > 0
+    # A batch keeps no record: a game's digest is its deal's, new matches' too.
+    for i, seed in enumerate(seeds):
+        dealt = pips.Game(variant, players=players, seed=seed, rules=rules)
+        assert batch.game(i).match_digest == dealt.match_digest
 
 
 def test_a_batch_is_reproducible_from_its_seed_and_actions():

@@ -220,6 +220,15 @@ impl Game {
     /// for this game's variant, rules and seats, in this game's room (an
     /// environment resetting many matches allocates nothing).
     pub fn restart(&mut self, seed: u64) {
+        self.restart_unrecorded(seed);
+        self.digest = MatchDigest::start(&self.rules, self.players, &seed.to_le_bytes());
+    }
+
+    /// [`Game::restart`] for a caller that keeps no match record (a batch of
+    /// training games): the match digest is not started (a hash of the
+    /// rules and seed, a good part of a restart's cost) but set to
+    /// [`MatchDigest::UNRECORDED`].
+    pub fn restart_unrecorded(&mut self, seed: u64) {
         self.reseed(seed);
         self.hand_number = 0;
         self.hands = [TileSet::EMPTY; MAX_SEATS];
@@ -231,7 +240,7 @@ impl Game {
         self.outcome = None;
         self.history.clear();
         self.layout.clear();
-        self.digest = MatchDigest::start(&self.rules, self.players, &seed.to_le_bytes());
+        self.digest = MatchDigest::UNRECORDED;
         self.table = None;
         self.turn = TurnState::default();
         self.start_hand(1, None, &mut ());
@@ -929,7 +938,7 @@ mod tests {
     use crate::rules::presets::PRESETS;
 
     /// A game restarted in place, whatever it held, is the game `new`
-    /// deals from the same seed.
+    /// deals from the same seed (restarted unrecorded, but for its digest).
     #[test]
     fn a_restart_is_a_new_game() {
         for preset in PRESETS {
@@ -942,9 +951,15 @@ mod tests {
                     };
                     game.play(mv).expect("legal");
                 }
+                let mut unrecorded = game.clone();
                 game.restart(11);
                 let (fresh, _) = Game::new(preset.id, rules, players, 11).expect("valid");
                 assert_eq!(game, fresh, "{} {players}p", preset.id);
+                // Unrecorded: the same game but for its digest.
+                unrecorded.restart_unrecorded(11);
+                assert_eq!(unrecorded.digest(), MatchDigest::UNRECORDED);
+                unrecorded.digest = fresh.digest();
+                assert_eq!(unrecorded, fresh, "{} {players}p unrecorded", preset.id);
             }
         }
     }

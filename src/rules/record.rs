@@ -32,6 +32,10 @@ pub const DIGEST_LEN: usize = 32;
 pub struct MatchDigest(pub [u8; DIGEST_LEN]);
 
 impl MatchDigest {
+    /// No record: all zeros, the digest of a game restarted without one
+    /// ([`Game::restart_unrecorded`](super::Game::restart_unrecorded)).
+    pub const UNRECORDED: MatchDigest = MatchDigest([0; DIGEST_LEN]);
+
     /// The digest of a match not yet begun: its rules, its player count and
     /// `seed_commitment` (the seed's own bytes, or a keyed commitment to it
     /// where the seed must stay secret).
