@@ -158,6 +158,13 @@ impl Layout {
         }
     }
 
+    /// Gives back the arms' room beyond the tiles they hold.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        for arm in self.arms.values_mut() {
+            arm.shrink_to_fit();
+        }
+    }
+
     /// Empties the layout for a new hand, keeping the arms' capacity.
     pub(crate) fn clear(&mut self) {
         self.lead = None;
