@@ -62,9 +62,10 @@ pub struct PyBatch {
 
 /// What the rules work out for one call, off the GIL.
 struct Out {
-    /// Observations, a row a game.
+    /// Observations, a row a game, added as each game is described.
     observations: Vec<f32>,
-    /// Masks, a row a game.
+    /// Masks, a row a game, added as each game is described (a row
+    /// cleared just before it is written, not the whole array ahead).
     masks: Vec<bool>,
     /// Rewards, a row of seats a game.
     rewards: Vec<f32>,
@@ -259,15 +260,8 @@ impl PyBatch {
     fn out(&self) -> Out {
         let n = self.games.len();
         Out {
-            observations: vec![
-                0.0;
-                if self.observe {
-                    n * self.shape.len()
-                } else {
-                    0
-                }
-            ],
-            masks: vec![false; n * self.space.len() as usize],
+            observations: Vec::with_capacity(n * self.observation_size()),
+            masks: Vec::with_capacity(n * self.space.len() as usize),
             rewards: vec![0.0; n * self.games.first().map_or(0, |g| usize::from(g.players()))],
             done: vec![false; n],
         }
@@ -379,25 +373,26 @@ impl PyBatch {
     }
 
     /// Writes game `index`'s observation of its seat to act and its mask.
+    /// Games are described in order, each adding its rows to `out`.
     fn describe(&mut self, index: usize, out: &mut Out) {
-        let width = self.space.len() as usize;
-        if let Some(mask) = out.masks.get_mut(index * width..(index + 1) * width) {
+        let start = out.masks.len();
+        out.masks.resize(start + self.space.len() as usize, false);
+        if let Some(mask) = out.masks.get_mut(start..) {
             self.learn_with(index, |action| {
                 if let Some(cell) = mask.get_mut(action as usize) {
                     *cell = true;
                 }
             });
         }
-        let Some(game) = self.games.get(index) else {
-            return;
-        };
         if self.observe {
-            let len = self.shape.len();
-            if let (Some(view), Some(cells)) = (
-                game.view(game.to_act()),
-                out.observations.get_mut(index * len..(index + 1) * len),
-            ) {
-                self.shape.observe(&view, cells);
+            let start = out.observations.len();
+            out.observations.resize(start + self.shape.len(), 0.0);
+            if let (Some(game), Some(cells)) =
+                (self.games.get(index), out.observations.get_mut(start..))
+            {
+                if let Some(view) = game.view(game.to_act()) {
+                    self.shape.observe(&view, cells);
+                }
             }
         }
     }

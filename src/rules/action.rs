@@ -140,6 +140,7 @@ impl ActionSpace {
     /// tile of a larger set, a place of another table). Every legal move
     /// of the game has one.
     #[must_use]
+    #[inline]
     pub fn encode(&self, mv: Move) -> Option<u32> {
         match mv.action {
             Action::Play { tile, place } => {
@@ -157,6 +158,7 @@ impl ActionSpace {
 
     /// The move of `seat` that `action` names, `None` past the space.
     #[must_use]
+    #[inline]
     pub fn decode(&self, action: u32, seat: Seat) -> Option<Move> {
         let draw = self.draw();
         if action < draw {
