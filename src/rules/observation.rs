@@ -162,13 +162,7 @@ impl ObservationShape {
             }
         }
         for shows in number.iter().take(places) {
-            for n in 0..numbers {
-                cells.push(if *shows == u8::try_from(n).ok() {
-                    1.0
-                } else {
-                    0.0
-                });
-            }
+            cells.one_hot(shows.map(usize::from), numbers);
         }
         for value in state.iter().take(places).chain(demand.iter().take(places)) {
             cells.push(*value);
@@ -237,11 +231,22 @@ impl Cells<'_> {
         self.at += 1;
     }
 
+    /// Writes `len` cells, 1 at `hot` (none for `None` or past `len`), 0
+    /// elsewhere (they were cleared).
+    fn one_hot(&mut self, hot: Option<usize>, len: usize) {
+        if let Some(cell) = hot
+            .filter(|&hot| hot < len)
+            .and_then(|hot| self.out.get_mut(self.at + hot))
+        {
+            *cell = 1.0;
+        }
+        self.at += len;
+    }
+
     /// Writes one cell per tile of the set: 1 for the tiles of `tiles`.
     fn tiles(&mut self, tiles: TileSet) {
         let start = self.at;
-        for tile in tiles.iter() {
-            let index = tile.index() as usize;
+        for index in tiles.indices() {
             if index < self.tiles {
                 if let Some(cell) = self.out.get_mut(start + index) {
                     *cell = 1.0;
