@@ -61,7 +61,7 @@ impl Player {
                 Ok(Player::External(format!("http://{address}")))
             }
             _ => Err(format!(
-                "{name:?} is not a player: random, greedy, expert, expert-playouts or grpc://HOST:PORT"
+                "{name:?} is not a player: random, greedy, expert, expert-flat, expert-playouts or grpc://HOST:PORT"
             )),
         }
     }
@@ -585,9 +585,12 @@ impl Arena {
                 String::new()
             },
             self.seed,
-            if pairing.contains(&Player::Level(Level::Expert))
-                || pairing.contains(&Player::Level(Level::ExpertPlayouts))
-            {
+            if pairing.iter().any(|player| {
+                matches!(
+                    player,
+                    Player::Level(Level::Expert | Level::ExpertFlat | Level::ExpertPlayouts)
+                )
+            }) {
                 format!(", expert {} playouts", self.playouts)
             } else {
                 String::new()

@@ -159,8 +159,9 @@ struct ArenaArgs {
     #[arg(long)]
     partnerships: Option<bool>,
     /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert`,
-    /// `expert-playouts` (expert with playouts alone, to measure its
-    /// refinements by) or `grpc://HOST:PORT`; repeat for several (default
+    /// `expert-flat` (expert without its tree search), `expert-playouts`
+    /// (expert-flat with playouts alone: no merged moves, no weighed deals;
+    /// both to measure expert's refinements by) or `grpc://HOST:PORT`; repeat for several (default
     /// expert:greedy). The first takes one seat (with partnerships, one
     /// side), rotating.
     #[arg(long = "pair")]

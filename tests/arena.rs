@@ -99,6 +99,10 @@ fn players_parse_from_their_names() {
         "expert-playouts"
     );
     assert_eq!(
+        Player::parse("expert-flat"),
+        Ok(Player::Level(Level::ExpertFlat))
+    );
+    assert_eq!(
         Player::parse("grpc://127.0.0.1:9"),
         Ok(Player::External("http://127.0.0.1:9".to_owned()))
     );

@@ -1,15 +1,21 @@
-//! The `expert` level: determinized Monte Carlo search. Each round samples
-//! one complete deal consistent with what the seat knows
-//! ([`Knowledge::sample`](crate::rules::Knowledge::sample)), plays every
-//! legal move in it and then the rest of the hand with `greedy` for every
-//! seat (one move in ten at random), and scores the outcome as the chance
-//! of winning the match from there: 1 or 0 when the match ended, else an
-//! estimate from the scores and the distance to the target. The move with
-//! the best mean is played. Every move is tried in the same deals, so that
-//! the comparison is not blurred by the deals' luck.
+//! The `expert` level: determinized Monte Carlo search. Deals are sampled
+//! one at a time, each consistent with what the seat knows
+//! ([`Knowledge::sample`](crate::rules::Knowledge::sample)); in each, moves
+//! are played and then the rest of the hand with `greedy` for every seat
+//! (one move in ten at random), and the outcome scored as the chance of
+//! winning the match from there: 1 or 0 when the match ended, else an
+//! estimate from the scores and the distance to the target.
 //!
-//! Two refinements, each a [`Settings`] switch (the arena's
-//! `expert-playouts` plays with both off, as `expert` did before them):
+//! At a line, `expert` searches a tree over the moves of the hand that follow
+//! ([`tree`](super::tree)), so that its own later moves and the others'
+//! replies are chosen by what the playouts say of them, not by `greedy`.
+//! Without it (the arena's `expert-flat`) the search is flat: every legal
+//! move is played out once in each deal, so that the comparison is not
+//! blurred by the deals' luck, and the move with the best mean is played.
+//!
+//! Two refinements serve both, each a [`Settings`] switch (the arena's
+//! `expert-playouts` is the flat search with both off, as `expert` was
+//! before them):
 //!
 //! - **Moves that reach the same position are one move.** At a line, a
 //!   tile placed on either of two ends showing one number leaves the same
@@ -42,6 +48,10 @@ pub struct Settings {
     /// Weigh each sampled deal by how likely it makes the others' plays
     /// seen this hand, were they to play as `greedy` mostly does.
     pub infer: bool,
+    /// At a line, search a tree over the moves that follow
+    /// ([`tree`](super::tree)) instead of playing out from each legal move
+    /// alone.
+    pub tree: bool,
 }
 
 impl Settings {
@@ -49,12 +59,21 @@ impl Settings {
     pub const FULL: Settings = Settings {
         merge: true,
         infer: true,
+        tree: true,
+    };
+    /// `expert` without its tree (`expert-flat`): each legal move played
+    /// out on its own.
+    pub const FLAT: Settings = Settings {
+        merge: true,
+        infer: true,
+        tree: false,
     };
     /// Playouts alone, every legal move searched: `expert` before the
     /// refinements, kept for the arena to measure them by.
     pub const PLAYOUTS_ONLY: Settings = Settings {
         merge: false,
         infer: false,
+        tree: false,
     };
 }
 
@@ -71,6 +90,20 @@ pub fn search<R: RngExt + ?Sized>(
     if legal.len() == 1 {
         return Some(Suggestion {
             mv: first,
+            values: Vec::new(),
+            playouts: 0,
+        });
+    }
+    // At a table with a hub the search stays flat: the tree has been
+    // measured at lines only.
+    if settings.tree && view.rules().table == TableKind::Line {
+        if let Some(found) = super::tree::search(view, &legal, rng, budget, settings) {
+            return Some(found);
+        }
+        let knowledge = view.knowledge();
+        let mv = greedy::choose(view, &knowledge).unwrap_or(first);
+        return Some(Suggestion {
+            mv,
             values: Vec::new(),
             playouts: 0,
         });
@@ -158,7 +191,7 @@ pub fn search<R: RngExt + ?Sized>(
 /// first of each kind), and which of them each legal move reaches. Only
 /// public facts tell positions apart here (the ends left open and what
 /// each counts, the scores), so every sampled deal merges alike.
-fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
+pub(super) fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
     if world.rules().table != TableKind::Line {
         return (legal.to_vec(), (0..legal.len()).collect());
     }
@@ -224,7 +257,7 @@ const NOISE: f64 = 0.5;
 /// every seat but `me`, were each to play greedy's tile but for
 /// [`NOISE`] (1 where the hand cannot be replayed: after a draw, at a
 /// table with a hub). The lead is not weighed (it may have been forced).
-fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f64 {
+pub(super) fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f64 {
     let Some(mut replay) = world.hand_start() else {
         return 1.0;
     };
@@ -256,14 +289,29 @@ fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f6
     weight
 }
 
-/// Plays `game` to the end of its hand and scores it for `side`.
-fn playout<R: RngExt + ?Sized>(
+/// Plays `game` to the end of hand `hand` and scores it for every side,
+/// into `values` (indexed by side).
+pub(super) fn playout_values<R: RngExt + ?Sized>(
     game: &mut Game,
-    side: Side,
+    hand: u32,
     rng: &mut R,
     moves: &mut Vec<Move>,
-) -> f64 {
-    let hand = game.hand_number();
+    values: &mut Vec<f64>,
+) {
+    play_out(game, hand, rng, moves);
+    values.clear();
+    for side in 0..game.sides() {
+        values.push(match game.outcome() {
+            Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
+            Some(Outcome::Draw) => 0.5,
+            None => estimate(game, side),
+        });
+    }
+}
+
+/// Plays `game` on to the end of hand `hand` (or of the match), `greedy`
+/// for every seat but one move in [`EXPLORATION`] at random.
+fn play_out<R: RngExt + ?Sized>(game: &mut Game, hand: u32, rng: &mut R, moves: &mut Vec<Move>) {
     while game.outcome().is_none() && game.hand_number() == hand {
         game.legal_moves_into(moves);
         let mv = if rng.random_range(0..EXPLORATION) == 0 {
@@ -274,6 +322,17 @@ fn playout<R: RngExt + ?Sized>(
         let Some(mv) = mv else { break };
         game.play_unchecked(mv);
     }
+}
+
+/// Plays `game` to the end of its hand and scores it for `side`.
+fn playout<R: RngExt + ?Sized>(
+    game: &mut Game,
+    side: Side,
+    rng: &mut R,
+    moves: &mut Vec<Move>,
+) -> f64 {
+    let hand = game.hand_number();
+    play_out(game, hand, rng, moves);
     match game.outcome() {
         Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
         Some(Outcome::Draw) => 0.5,

@@ -15,6 +15,7 @@ pub mod expert;
 pub mod greedy;
 pub mod greedy_hub;
 pub mod random;
+pub mod tree;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -29,10 +30,15 @@ pub enum Level {
     Random,
     /// A fixed heuristic.
     Greedy,
-    /// Information-set search with `greedy` playouts, moves reaching the
-    /// same position merged, deals weighed by the plays they explain.
+    /// Information-set tree search with `greedy` playouts, moves reaching
+    /// the same position merged, deals weighed by the plays they explain.
     Expert,
-    /// `Expert` with playouts alone (no merging, no weighing): what
+    /// `Expert` without its tree: each legal move played out on its own
+    /// (moves merged, deals weighed), as `expert` played before the tree;
+    /// kept so that the arena can measure the tree (`expert-flat`). Not
+    /// offered by `SuggestMove`.
+    ExpertFlat,
+    /// `ExpertFlat` with playouts alone (no merging, no weighing): what
     /// `expert` played before those, kept so that the arena can measure
     /// them (`expert-playouts`). Not offered by `SuggestMove`.
     ExpertPlayouts,
@@ -40,10 +46,11 @@ pub enum Level {
 
 impl Level {
     /// Every level, by the name the arena and the Python package know it by.
-    pub const NAMES: [(&'static str, Level); 4] = [
+    pub const NAMES: [(&'static str, Level); 5] = [
         ("random", Level::Random),
         ("greedy", Level::Greedy),
         ("expert", Level::Expert),
+        ("expert-flat", Level::ExpertFlat),
         ("expert-playouts", Level::ExpertPlayouts),
     ];
 
@@ -125,7 +132,8 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its mean estimated chance of winning the match, 0 to 1.
     pub value: f64,
-    /// Playouts spent on it.
+    /// Playouts spent through it (the tree search spends more on the
+    /// moves that look better; the flat search alike on every move).
     pub playouts: u32,
 }
 
@@ -145,6 +153,7 @@ pub fn suggest(view: View<'_>, level: Level, seed: u64, budget: Budget<'_>) -> O
         Level::Random => plain(random::choose(&view.legal_moves(), &mut rng)),
         Level::Greedy => plain(greedy::choose(view, &view.knowledge())),
         Level::Expert => expert::search(view, &mut rng, budget, expert::Settings::FULL),
+        Level::ExpertFlat => expert::search(view, &mut rng, budget, expert::Settings::FLAT),
         Level::ExpertPlayouts => {
             expert::search(view, &mut rng, budget, expert::Settings::PLAYOUTS_ONLY)
         }
