@@ -97,16 +97,10 @@ pub fn search<R: RngExt + ?Sized>(
     // At a table with a hub the search stays flat: the tree has been
     // measured at lines only.
     if settings.tree && view.rules().table == TableKind::Line {
-        if let Some(found) = super::tree::search(view, &legal, rng, budget, settings) {
-            return Some(found);
-        }
-        let knowledge = view.knowledge();
-        let mv = greedy::choose(view, &knowledge).unwrap_or(first);
-        return Some(Suggestion {
-            mv,
-            values: Vec::new(),
-            playouts: 0,
-        });
+        return Some(
+            super::tree::search(view, &legal, rng, budget, settings)
+                .unwrap_or_else(|| heuristic(view, first)),
+        );
     }
     let side = view.side_of(view.seat());
     let knowledge = view.knowledge();
@@ -156,13 +150,7 @@ pub fn search<R: RngExt + ?Sized>(
         rounds += 1;
     }
     if rounds == 0 {
-        // No deal could be sampled (or no time at all): the heuristic.
-        let mv = greedy::choose(view, &knowledge).unwrap_or(first);
-        return Some(Suggestion {
-            mv,
-            values: Vec::new(),
-            playouts: 0,
-        });
+        return Some(heuristic(view, first));
     }
     let values: Vec<MoveValue> = legal
         .iter()
@@ -185,6 +173,17 @@ pub fn search<R: RngExt + ?Sized>(
         values,
         playouts: spent,
     })
+}
+
+/// What a search answers when no deal could be sampled (or there was no
+/// time at all): `greedy`'s move (`first`, the first legal move, failing
+/// it), no playouts spent.
+fn heuristic(view: View<'_>, first: Move) -> Suggestion {
+    Suggestion {
+        mv: greedy::choose(view, &view.knowledge()).unwrap_or(first),
+        values: Vec::new(),
+        playouts: 0,
+    }
 }
 
 /// The moves of `legal` that reach different positions in `world` (the
@@ -300,13 +299,7 @@ pub(super) fn playout_values<R: RngExt + ?Sized>(
 ) {
     play_out(game, hand, rng, moves);
     values.clear();
-    for side in 0..game.sides() {
-        values.push(match game.outcome() {
-            Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
-            Some(Outcome::Draw) => 0.5,
-            None => estimate(game, side),
-        });
-    }
+    values.extend((0..game.sides()).map(|side| outcome_value(game, side)));
 }
 
 /// Plays `game` on to the end of hand `hand` (or of the match), `greedy`
@@ -333,6 +326,12 @@ fn playout<R: RngExt + ?Sized>(
 ) -> f64 {
     let hand = game.hand_number();
     play_out(game, hand, rng, moves);
+    outcome_value(game, side)
+}
+
+/// What a played-out `game` is worth to `side`: 1 or 0 when the match
+/// ended (½ drawn), else [`estimate`].
+fn outcome_value(game: &Game, side: Side) -> f64 {
     match game.outcome() {
         Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
         Some(Outcome::Draw) => 0.5,
