@@ -31,7 +31,7 @@ pub enum Level {
     /// A fixed heuristic.
     Greedy,
     /// Information-set tree search with `greedy` playouts, moves reaching
-    /// the same position merged, deals weighed by the plays they explain.
+    /// the same position merged, every move tried in every sampled deal.
     Expert,
     /// `Expert` without its tree: each legal move played out on its own
     /// (moves merged, deals weighed), as `expert` played before the tree;
@@ -132,8 +132,8 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its mean estimated chance of winning the match, 0 to 1.
     pub value: f64,
-    /// Playouts spent through it (the tree search spends more on the
-    /// moves that look better; the flat search alike on every move).
+    /// Playouts spent through it: one a sampled deal, alike for every
+    /// move (merged moves share theirs).
     pub playouts: u32,
 }
 

@@ -8,15 +8,17 @@
 //! other seats' replies, by what the playouts say of them instead.
 //!
 //! One tree is grown over the seat's information: a node is a sequence of
-//! moves from the decision, the same in every deal. Each iteration takes a
-//! deal sampled from what the seat knows (each deal serves as many
-//! iterations as there are moves to choose from), walks down the tree by
-//! the moves legal in that deal — at each node the one with the best upper
-//! confidence bound for the side that makes it, counted among the
-//! iterations in which it was legal —, adds one node, plays the hand out as
-//! the flat search does and credits every node on the way with the outcome
-//! for the side that chose it (a deal's weight, where deals are weighed,
-//! weighs its outcomes). The move played is the one searched most.
+//! moves from the decision, the same in every deal. Each deal sampled from
+//! what the seat knows serves one iteration per move to choose from: each
+//! move is tried once in every deal, as in the flat search, so that the
+//! moves are compared over the same deals and not blurred by their luck.
+//! Below that move an iteration walks down the tree by the moves legal in
+//! the deal — at each node the one with the best upper confidence bound
+//! for the side that makes it, counted among the iterations in which it
+//! was legal —, adds one node, plays the hand out as the flat search does
+//! and credits every node on the way with the outcome for the side that
+//! chose it (a deal's weight, where deals are weighed, weighs its
+//! outcomes). The move with the best mean is played.
 
 use rand::RngExt;
 
@@ -132,7 +134,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
         } else {
             1.0
         };
-        for _ in 0..roots {
+        for root in 0..roots {
             let game = match game.as_mut() {
                 Some(game) => {
                     game.clone_from(&world);
@@ -142,7 +144,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
             };
             iterate(
                 &mut tree,
-                roots,
+                root,
                 game,
                 weight,
                 rng,
@@ -173,7 +175,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
         .iter()
         .take(roots)
         .fold(None::<&Node>, |best, node| match best {
-            Some(b) if (b.visits, b.mean()) >= (node.visits, node.mean()) => Some(b),
+            Some(b) if b.mean() >= node.mean() => Some(b),
             _ => Some(node),
         })
         .map(|node| node.mv)?;
@@ -184,12 +186,13 @@ pub(super) fn search<R: RngExt + ?Sized>(
     })
 }
 
-/// One iteration in `game` (the sampled deal, at the decision): down the
-/// tree, one node added, the hand played out, the outcome credited.
+/// One iteration in `game` (the sampled deal, at the decision), through
+/// the root's move `root`: down the tree, one node added, the hand played
+/// out, the outcome credited.
 #[allow(clippy::too_many_arguments)]
 fn iterate<R: RngExt + ?Sized>(
     tree: &mut Vec<Node>,
-    roots: usize,
+    root: usize,
     game: &mut Game,
     weight: f64,
     rng: &mut R,
@@ -199,11 +202,7 @@ fn iterate<R: RngExt + ?Sized>(
 ) {
     path.clear();
     let hand = game.hand_number();
-    // The root: every searched move is legal in every deal.
-    for node in tree.iter_mut().take(roots) {
-        node.available += 1;
-    }
-    let mut chosen = pick(tree, 0..roots);
+    let mut chosen = root;
     loop {
         let Some(node) = tree.get(chosen) else { return };
         let mv = node.mv;
@@ -271,21 +270,6 @@ fn iterate<R: RngExt + ?Sized>(
     }
 }
 
-/// The node of `range` with the best upper confidence bound (the first
-/// untried one first).
-fn pick(tree: &[Node], range: std::ops::Range<usize>) -> usize {
-    let mut best = (f64::NEG_INFINITY, range.start);
-    for i in range {
-        if let Some(node) = tree.get(i) {
-            let bound = node.bound();
-            if bound > best.0 {
-                best = (bound, i);
-            }
-        }
-    }
-    best.1
-}
-
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -318,11 +302,11 @@ mod tests {
         game
     }
 
-    /// Every iteration passes through one of the root's moves, so their
-    /// visits add up to the playouts spent, which stay within the budget
-    /// (whole deals: a deal serves one iteration per move searched);
-    /// merged moves share their value; the move played is the one visited
-    /// most; and a seed and a budget fix the answer.
+    /// Every iteration passes through one of the root's moves, each once
+    /// a deal, so they are visited alike and their visits add up to the
+    /// playouts spent, which stay within the budget (whole deals); merged
+    /// moves share their value; the move played is one of the best value;
+    /// and a seed and a budget fix the answer.
     #[test]
     fn the_root_accounts_for_every_iteration() {
         let mut checked = 0;
@@ -374,9 +358,15 @@ mod tests {
                     visits += first.playouts;
                 }
                 assert_eq!(visits, found.playouts, "{variant} {seed}");
-                let most = found.values.iter().map(|v| v.playouts).max();
+                let deals = found.playouts / u32::try_from(searched.len()).expect("a few");
+                assert!(found.values.iter().all(|v| v.playouts == deals));
+                let best = found
+                    .values
+                    .iter()
+                    .map(|v| v.value)
+                    .fold(f64::MIN, f64::max);
                 let played = found.values.iter().find(|v| v.mv == found.mv);
-                assert_eq!(played.map(|v| v.playouts), most);
+                assert_eq!(played.map(|v| v.value.to_bits()), Some(best.to_bits()));
                 checked += 1;
             }
         }
