@@ -116,8 +116,7 @@ pub fn search<R: RngExt + ?Sized>(
     let mut weights = 0.0;
     let mut spent = 0u32;
     let mut moves = Vec::new();
-    // One game for every playout, refilled from the sampled deal with
-    // `clone_from`, so that playouts reuse its room instead of allocating.
+    // One game for every playout ([`refill`]).
     let mut scratch: Option<Game> = None;
     loop {
         let per_round = u32::try_from(searched.len()).unwrap_or(u32::MAX);
@@ -128,25 +127,13 @@ pub fn search<R: RngExt + ?Sized>(
             break;
         };
         if rounds == 0 {
-            if settings.merge {
-                (searched, class_of) = merge(&world, &legal);
-            }
+            (searched, class_of) = root_moves(&world, &legal, settings);
             totals = vec![0.0; searched.len()];
         }
-        let weight = if settings.infer {
-            likelihood(&world, view.seat(), &mut moves)
-        } else {
-            1.0
-        };
+        let weight = deal_weight(&world, view.seat(), settings, &mut moves);
         weights += weight;
         for (total, &mv) in totals.iter_mut().zip(&searched) {
-            let game = match scratch.as_mut() {
-                Some(game) => {
-                    game.clone_from(&world);
-                    game
-                }
-                None => scratch.insert(world.clone()),
-            };
+            let game = refill(&mut scratch, &world);
             game.play_unchecked(mv);
             *total += weight * playout(game, side, rng, &mut moves);
         }
@@ -190,11 +177,53 @@ fn heuristic(view: View<'_>, first: Move) -> Suggestion {
     }
 }
 
+/// The moves a search tries at its root in the sampled deal `world`, and
+/// which of them each legal move is: [`merge`]'s where moves are merged,
+/// else every legal move on its own.
+pub(super) fn root_moves(
+    world: &Game,
+    legal: &[Move],
+    settings: Settings,
+) -> (Vec<Move>, Vec<usize>) {
+    if settings.merge {
+        merge(world, legal)
+    } else {
+        (legal.to_vec(), (0..legal.len()).collect())
+    }
+}
+
+/// What the sampled deal `world` counts for in `me`'s search: its
+/// [`likelihood`] where deals are weighed, else 1.
+pub(super) fn deal_weight(
+    world: &Game,
+    me: crate::rules::Seat,
+    settings: Settings,
+    moves: &mut Vec<Move>,
+) -> f64 {
+    if settings.infer {
+        likelihood(world, me, moves)
+    } else {
+        1.0
+    }
+}
+
+/// `scratch` holding a copy of `world`: refilled with `clone_from`, so that
+/// a search's playouts reuse one game's room instead of allocating.
+pub(super) fn refill<'a>(scratch: &'a mut Option<Game>, world: &Game) -> &'a mut Game {
+    match scratch {
+        Some(game) => {
+            game.clone_from(world);
+            game
+        }
+        None => scratch.insert(world.clone()),
+    }
+}
+
 /// The moves of `legal` that reach different positions in `world` (the
 /// first of each kind), and which of them each legal move reaches. Only
 /// public facts tell positions apart here (the ends left open and what
 /// each counts, the scores), so every sampled deal merges alike.
-pub(super) fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
+fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
     if world.rules().table != TableKind::Line {
         return (legal.to_vec(), (0..legal.len()).collect());
     }
@@ -260,7 +289,7 @@ const NOISE: f64 = 0.5;
 /// every seat but `me`, were each to play greedy's tile but for
 /// [`NOISE`] (1 where the hand cannot be replayed: after a draw, at a
 /// table with a hub). The lead is not weighed (it may have been forced).
-pub(super) fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f64 {
+fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f64 {
     let Some(mut replay) = world.hand_start() else {
         return 1.0;
     };

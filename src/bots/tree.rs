@@ -24,7 +24,7 @@ use rand::RngExt;
 
 use crate::rules::{Game, Move, Side};
 
-use super::expert::{Settings, likelihood, merge, playout_values};
+use super::expert::{Settings, deal_weight, playout_values, refill, root_moves};
 use super::{Budget, MoveValue, Suggestion};
 
 /// How wide the search explores: the upper confidence bound's constant,
@@ -100,7 +100,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
     let mut moves = Vec::new();
     let mut path: Vec<usize> = Vec::new();
     let mut values: Vec<f64> = Vec::new();
-    let mut game: Option<Game> = None;
+    let mut scratch: Option<Game> = None;
     let mut spent = 0u32;
     let mut deals = 0u32;
     let root_side = view.side_of(me);
@@ -116,32 +116,17 @@ pub(super) fn search<R: RngExt + ?Sized>(
             break;
         };
         if deals == 0 {
-            let searched = if settings.merge {
-                let (searched, classes) = merge(&world, legal);
-                class_of = classes;
-                searched
-            } else {
-                legal.to_vec()
-            };
+            let searched;
+            (searched, class_of) = root_moves(&world, legal, settings);
             tree = searched
                 .iter()
                 .map(|&mv| Node::new(mv, root_side))
                 .collect();
             roots = tree.len();
         }
-        let weight = if settings.infer {
-            likelihood(&world, me, &mut moves)
-        } else {
-            1.0
-        };
+        let weight = deal_weight(&world, me, settings, &mut moves);
         for root in 0..roots {
-            let game = match game.as_mut() {
-                Some(game) => {
-                    game.clone_from(&world);
-                    game
-                }
-                None => game.insert(world.clone()),
-            };
+            let game = refill(&mut scratch, &world);
             iterate(
                 &mut tree,
                 root,
@@ -342,7 +327,7 @@ mod tests {
                     found.playouts
                 );
                 // Merged moves share their node: count each node once.
-                let (searched, class_of) = merge(&game, &legal);
+                let (searched, class_of) = root_moves(&game, &legal, Settings::FULL);
                 let mut visits = 0;
                 for class in 0..searched.len() {
                     let members: Vec<&MoveValue> = found
