@@ -13,9 +13,10 @@
 //! move is played out once in each deal, so that the comparison is not
 //! blurred by the deals' luck, and the move with the best mean is played.
 //!
-//! Two refinements, each a [`Settings`] switch: `expert` merges moves,
-//! `expert-flat` merges moves and weighs deals, and the arena's
-//! `expert-playouts` is the flat search with both off, as `expert` was
+//! Two refinements, each a [`Settings`] field: `expert` merges moves and
+//! weighs deals by the square root of their likelihood, `expert-flat`
+//! merges moves and weighs deals by the likelihood itself, and the arena's
+//! `expert-playouts` is the flat search with neither, as `expert` was
 //! before them:
 //!
 //! - **Moves that reach the same position are one move.** At a line, a
@@ -29,7 +30,9 @@
 //!   which a seat passed over a heavy tile it would have shed counts less
 //!   than one in which it did not hold it. (Where the hand cannot be
 //!   replayed from a deal — after a draw, at a table with a hub — every
-//!   deal counts alike.)
+//!   deal counts alike.) `expert` counts the square root of that: the
+//!   plays of a long hand, each up to `n + 1` times likelier for greedy's
+//!   tile of `n`, would otherwise leave a few deals carrying the search.
 
 use rand::RngExt;
 
@@ -42,13 +45,17 @@ use super::{Budget, MoveValue, Suggestion, greedy};
 const EXPLORATION: u32 = 10;
 
 /// Which parts of the search run.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Settings {
     /// Merge the moves that reach the same position.
     pub merge: bool,
-    /// Weigh each sampled deal by how likely it makes the others' plays
-    /// seen this hand, were they to play as `greedy` mostly does.
-    pub infer: bool,
+    /// How much the others' plays seen this hand count: each sampled deal
+    /// weighs its [`likelihood`] (how likely it makes those plays, were
+    /// they to play as `greedy` mostly does) raised to this power. 0
+    /// counts every deal alike; 1 weighs by the likelihood itself, under
+    /// which a long hand's plays can leave a few deals carrying nearly all
+    /// the weight; a power between tempers it.
+    pub infer: f64,
     /// At a line, search a tree over the moves that follow
     /// ([`tree`](super::tree)) instead of playing out from each legal move
     /// alone.
@@ -56,27 +63,29 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// `expert`: merged moves and the tree. (Deals are not weighed: with
-    /// the tree, weighing measured no gain in muggins 2p and a loss in
-    /// cuban 4p, where 15 tiles sit out of play and the weights of a long
-    /// hand's plays leave a few deals to count.)
+    /// `expert`: merged moves, the tree, deals weighed by the square root
+    /// of their likelihood. (Weighed by the likelihood itself, the tree
+    /// lost in cuban 4p, where a hand of ten tiles each leaves a few deals
+    /// to count: a twentieth of the deals' worth, the median effective
+    /// sample size measured; the square root keeps block 4p's gain from
+    /// weighing and cuban at par. docs/bots.md has the figures.)
     pub const FULL: Settings = Settings {
         merge: true,
-        infer: false,
+        infer: 0.5,
         tree: true,
     };
     /// `expert` without its tree (`expert-flat`): each legal move played
     /// out on its own.
     pub const FLAT: Settings = Settings {
         merge: true,
-        infer: true,
+        infer: 1.0,
         tree: false,
     };
     /// Playouts alone, every legal move searched: `expert` before the
     /// refinements, kept for the arena to measure them by.
     pub const PLAYOUTS_ONLY: Settings = Settings {
         merge: false,
-        infer: false,
+        infer: 0.0,
         tree: false,
     };
 }
@@ -193,17 +202,18 @@ pub(super) fn root_moves(
 }
 
 /// What the sampled deal `world` counts for in `me`'s search: its
-/// [`likelihood`] where deals are weighed, else 1.
+/// [`likelihood`] raised to [`Settings::infer`] (1 without replaying the
+/// hand where that is 0).
 pub(super) fn deal_weight(
     world: &Game,
     me: crate::rules::Seat,
     settings: Settings,
     moves: &mut Vec<Move>,
 ) -> f64 {
-    if settings.infer {
-        likelihood(world, me, moves)
-    } else {
+    if settings.infer == 0.0 {
         1.0
+    } else {
+        likelihood(world, me, moves).powf(settings.infer)
     }
 }
 

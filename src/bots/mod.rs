@@ -31,10 +31,12 @@ pub enum Level {
     /// A fixed heuristic.
     Greedy,
     /// Information-set tree search with `greedy` playouts, moves reaching
-    /// the same position merged, every move tried in every sampled deal.
+    /// the same position merged, every move tried in every sampled deal,
+    /// deals weighed (tempered) by the plays they explain.
     Expert,
     /// `Expert` without its tree: each legal move played out on its own
-    /// (moves merged, deals weighed), as `expert` played before the tree;
+    /// (moves merged, deals weighed untempered), as `expert` played before
+    /// the tree;
     /// kept so that the arena can measure the tree (`expert-flat`). Not
     /// offered by `SuggestMove`.
     ExpertFlat,
