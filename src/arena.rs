@@ -41,20 +41,45 @@ use crate::service::codec::{decode_move, decode_state, encode_move, encode_view}
 pub enum Player {
     /// A built-in level.
     Level(Level),
+    /// A built-in search level at a playout budget of its own
+    /// (`expert@10000`) instead of the arena's: to measure a search against
+    /// another at a different budget.
+    Budgeted(Level, u32),
     /// An external bot at this URL (`http://HOST:PORT`, given as
     /// `grpc://HOST:PORT`).
     External(String),
 }
 
 impl Player {
-    /// A player from its name: `random`, `greedy`, `expert` or
-    /// `grpc://HOST:PORT`.
+    /// A player from its name: `random`, `greedy`, `expert`,
+    /// `expert-flat`, `expert-playouts` or `grpc://HOST:PORT`; a search
+    /// level may name its playouts a decision after an `@`
+    /// (`expert@10000`).
     ///
     /// # Errors
-    /// For any other name.
+    /// For any other name, and a budget that is not a positive number or
+    /// is given to a level that does not search.
     pub fn parse(name: &str) -> Result<Player, String> {
         if let Some(level) = Level::from_name(name) {
             return Ok(Player::Level(level));
+        }
+        if let Some((base, budget)) = name.split_once('@')
+            && let Some(level) = Level::from_name(base)
+        {
+            let playouts = budget
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p > 0)
+                .ok_or_else(|| {
+                    format!("{name:?}: the playouts after @ are not a positive number")
+                })?;
+            return if level.searches() {
+                Ok(Player::Budgeted(level, playouts))
+            } else {
+                Err(format!(
+                    "{name:?}: {base} does not search, it takes no playouts"
+                ))
+            };
         }
         match name.strip_prefix("grpc://") {
             Some(address) if !address.is_empty() => {
@@ -71,6 +96,7 @@ impl Player {
     pub fn name(&self) -> String {
         match self {
             Player::Level(level) => level.name().to_owned(),
+            Player::Budgeted(level, playouts) => format!("{}@{playouts}", level.name()),
             Player::External(url) => url.replacen("http://", "grpc://", 1),
         }
     }
@@ -424,10 +450,13 @@ impl Arena {
             let legal = game.legal_moves();
             let started = Instant::now();
             let chosen = match (&pairing[side], &mut remotes[side]) {
-                (Player::Level(level), _) => {
+                (Player::Level(level), _) | (Player::Budgeted(level, _), _) => {
                     let view = game.view(seat).ok_or("no such seat")?;
                     let budget = Budget {
-                        playouts: self.playouts,
+                        playouts: match pairing[side] {
+                            Player::Budgeted(_, playouts) => playouts,
+                            _ => self.playouts,
+                        },
                         stop: &|| false,
                     };
                     let suggestion = bots::suggest(view, *level, rng.random(), budget);
@@ -450,7 +479,7 @@ impl Arena {
             let mv = match chosen.filter(|mv| legal.contains(mv)) {
                 Some(mv) => mv,
                 None => {
-                    if matches!(pairing[side], Player::Level(_)) || chosen.is_some() {
+                    if !matches!(pairing[side], Player::External(_)) || chosen.is_some() {
                         tallies[side].illegal += 1;
                     }
                     legal[rng.random_range(0..legal.len())]
@@ -585,12 +614,10 @@ impl Arena {
                 String::new()
             },
             self.seed,
-            if pairing.iter().any(|player| {
-                matches!(
-                    player,
-                    Player::Level(Level::Expert | Level::ExpertFlat | Level::ExpertPlayouts)
-                )
-            }) {
+            if pairing
+                .iter()
+                .any(|player| matches!(player, Player::Level(level) if level.searches()))
+            {
                 format!(", expert {} playouts", self.playouts)
             } else {
                 String::new()

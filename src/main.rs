@@ -161,9 +161,11 @@ struct ArenaArgs {
     /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert`,
     /// `expert-flat` (expert without its tree search), `expert-playouts`
     /// (expert-flat with playouts alone: no merged moves, no weighed deals;
-    /// both to measure expert's refinements by) or `grpc://HOST:PORT`; repeat for several (default
-    /// expert:greedy). The first takes one seat (with partnerships, one
-    /// side), rotating.
+    /// both to measure expert's refinements by) or `grpc://HOST:PORT`; a
+    /// searching level may take its own playouts a decision after an `@`
+    /// (`expert@10000:expert-playouts@5000`), else --playouts; repeat for
+    /// several (default expert:greedy). The first takes one seat (with
+    /// partnerships, one side), rotating.
     #[arg(long = "pair")]
     pairs: Vec<String>,
     /// Matches per pairing.

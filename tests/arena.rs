@@ -108,6 +108,107 @@ fn players_parse_from_their_names() {
     );
     assert!(Player::parse("grandmaster").is_err());
     assert!(Player::parse("grpc://").is_err());
+    assert_eq!(
+        Player::parse("expert@10000"),
+        Ok(Player::Budgeted(Level::Expert, 10_000))
+    );
+    assert_eq!(
+        Player::Budgeted(Level::ExpertPlayouts, 5000).name(),
+        "expert-playouts@5000"
+    );
+    for refused in [
+        "greedy@100",
+        "random@1",
+        "expert@0",
+        "expert@",
+        "expert@many",
+        "wizard@5",
+    ] {
+        assert!(Player::parse(refused).is_err(), "{refused}");
+    }
+}
+
+/// The replay lines of `matches` all_fives matches of `pairing` at the
+/// arena's budget `playouts`, in match order, without the pairing's names
+/// (checked to be the players').
+fn replay_lines(
+    pairing: &[Player; 2],
+    playouts: u32,
+    matches: usize,
+    name: &str,
+) -> Vec<serde_json::Value> {
+    let path = std::env::temp_dir().join(format!("pips-arena-{name}-{}.jsonl", std::process::id()));
+    let replays = Mutex::new(std::fs::File::create(&path).expect("a file"));
+    let arena = Arena {
+        variant: "all_fives".to_owned(),
+        players: 2,
+        partnerships: None,
+        matches,
+        seed: 4,
+        playouts,
+        move_time: Duration::from_secs(1),
+        jobs: 2,
+        duplicate: false,
+    };
+    arena.run(pairing, Some(&replays)).expect("a run");
+    drop(replays);
+    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
+        .lines()
+        .collect::<Result<_, _>>()
+        .expect("lines");
+    let _ = std::fs::remove_file(&path);
+    let mut records: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|line| serde_json::from_str(line).expect("json"))
+        .collect();
+    for record in &mut records {
+        let names = record
+            .as_object_mut()
+            .and_then(|fields| fields.remove("pairing"))
+            .expect("the pairing");
+        assert_eq!(
+            names,
+            serde_json::json!([pairing[0].name(), pairing[1].name()])
+        );
+    }
+    // Two threads write in the order matches end.
+    records.sort_by_key(|record| record["match"].as_u64());
+    records
+}
+
+/// `expert@N` plays as `expert` does at an arena budget of N, whatever the
+/// arena's budget, while its opponent keeps the arena's.
+#[test]
+fn a_player_budget_overrides_the_arenas() {
+    let at_arena = replay_lines(
+        &[
+            Player::Level(Level::Expert),
+            Player::Level(Level::ExpertPlayouts),
+        ],
+        30,
+        2,
+        "arena-budget",
+    );
+    let own = replay_lines(
+        &[
+            Player::Budgeted(Level::Expert, 30),
+            Player::Budgeted(Level::ExpertPlayouts, 30),
+        ],
+        500,
+        2,
+        "own-budget",
+    );
+    assert_eq!(at_arena, own);
+    let mixed = replay_lines(
+        &[
+            Player::Budgeted(Level::Expert, 30),
+            Player::Level(Level::ExpertPlayouts),
+        ],
+        30,
+        2,
+        "mixed-budget",
+    );
+    assert_eq!(at_arena, mixed);
 }
 
 #[test]

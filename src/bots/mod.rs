@@ -65,6 +65,15 @@ impl Level {
             .map(|&(_, level)| level)
     }
 
+    /// Whether it searches, spending a playout budget.
+    #[must_use]
+    pub fn searches(self) -> bool {
+        matches!(
+            self,
+            Level::Expert | Level::ExpertFlat | Level::ExpertPlayouts
+        )
+    }
+
     /// Its name.
     #[must_use]
     pub fn name(self) -> &'static str {
