@@ -91,6 +91,15 @@ impl Player {
         }
     }
 
+    /// Its own playouts a decision, if it carries a budget.
+    #[must_use]
+    pub fn playouts(&self) -> Option<u32> {
+        match self {
+            Player::Budgeted(_, playouts) => Some(*playouts),
+            Player::Level(_) | Player::External(_) => None,
+        }
+    }
+
     /// Its name, as given.
     #[must_use]
     pub fn name(&self) -> String {
@@ -453,10 +462,7 @@ impl Arena {
                 (Player::Level(level), _) | (Player::Budgeted(level, _), _) => {
                     let view = game.view(seat).ok_or("no such seat")?;
                     let budget = Budget {
-                        playouts: match pairing[side] {
-                            Player::Budgeted(_, playouts) => playouts,
-                            _ => self.playouts,
-                        },
+                        playouts: pairing[side].playouts().unwrap_or(self.playouts),
                         stop: &|| false,
                     };
                     let suggestion = bots::suggest(view, *level, rng.random(), budget);
