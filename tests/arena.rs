@@ -51,13 +51,9 @@ fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
     assert!(table.contains(", expert 20 playouts"), "{table}");
     drop(replays);
     let engine = Engine::default();
-    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
-        .lines()
-        .collect::<Result<_, _>>()
-        .expect("lines");
-    assert_eq!(lines.len(), matches);
-    for line in lines {
-        let record: serde_json::Value = serde_json::from_str(&line).expect("json");
+    let records = records(&path);
+    assert_eq!(records.len(), matches);
+    for record in records {
         let state: proto::GameState =
             serde_json::from_value(record["state"].clone()).expect("a state");
         let moves: Vec<proto::Move> =
@@ -152,15 +148,8 @@ fn replay_lines(
     };
     arena.run(pairing, Some(&replays)).expect("a run");
     drop(replays);
-    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
-        .lines()
-        .collect::<Result<_, _>>()
-        .expect("lines");
+    let mut records = records(&path);
     let _ = std::fs::remove_file(&path);
-    let mut records: Vec<serde_json::Value> = lines
-        .iter()
-        .map(|line| serde_json::from_str(line).expect("json"))
-        .collect();
     for record in &mut records {
         let names = record
             .as_object_mut()
@@ -171,8 +160,18 @@ fn replay_lines(
             serde_json::json!([pairing[0].name(), pairing[1].name()])
         );
     }
-    // Two threads write in the order matches end.
-    records.sort_by_key(|record| record["match"].as_u64());
+    records
+}
+
+/// The replay lines written to `path`, parsed, in match order (threads
+/// write them in the order matches end).
+fn records(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut records: Vec<serde_json::Value> =
+        std::io::BufReader::new(std::fs::File::open(path).expect("replays"))
+            .lines()
+            .map(|l| serde_json::from_str(&l.expect("a line")).expect("json"))
+            .collect();
+    records.sort_by_key(|r| r["match"].as_u64());
     records
 }
 
@@ -199,16 +198,27 @@ fn a_player_budget_overrides_the_arenas() {
         "own-budget",
     );
     assert_eq!(at_arena, own);
+    // Two budgets at once: the budgeted player's own, its opponent the
+    // arena's.
+    let both_own = replay_lines(
+        &[
+            Player::Budgeted(Level::Expert, 30),
+            Player::Budgeted(Level::ExpertPlayouts, 60),
+        ],
+        500,
+        2,
+        "both-own-budget",
+    );
     let mixed = replay_lines(
         &[
             Player::Budgeted(Level::Expert, 30),
             Player::Level(Level::ExpertPlayouts),
         ],
-        30,
+        60,
         2,
         "mixed-budget",
     );
-    assert_eq!(at_arena, mixed);
+    assert_eq!(both_own, mixed);
 }
 
 #[test]
@@ -287,12 +297,7 @@ fn duplicate_deals_swap_the_sides_and_cancel_the_luck() {
         "{table}"
     );
     drop(replays);
-    let mut records: Vec<serde_json::Value> =
-        std::io::BufReader::new(std::fs::File::open(&path).expect("replays"))
-            .lines()
-            .map(|l| serde_json::from_str(&l.expect("a line")).expect("json"))
-            .collect();
-    records.sort_by_key(|r| r["match"].as_u64());
+    let records = records(&path);
     for pair in records.chunks(2) {
         assert_eq!(pair[0]["state"], pair[1]["state"], "one deal");
         assert_eq!(pair[0]["sides"], serde_json::json!([0, 1]));
