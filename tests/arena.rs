@@ -198,8 +198,9 @@ fn a_player_budget_overrides_the_arenas() {
         "own-budget",
     );
     assert_eq!(at_arena, own);
-    // Two budgets at once: the budgeted player's own, its opponent the
-    // arena's.
+    // Two budgets in one match: `expert@30` against `expert-playouts` at
+    // the arena's 60 plays as both carrying their own (30 and 60), so each
+    // player's budget is its own, not the other's.
     let both_own = replay_lines(
         &[
             Player::Budgeted(Level::Expert, 30),
