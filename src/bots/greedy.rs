@@ -12,6 +12,8 @@
 //! - where a capicúa scores, set one up: with two tiles left, leave the
 //!   ends showing the two numbers of the last one.
 
+use std::cell::RefCell;
+
 use crate::rules::connect::is_matador;
 use crate::rules::options::{InPlayScoring, MatchEnd, Rules};
 use crate::rules::scoring::in_play_points;
@@ -132,13 +134,20 @@ pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
     best(&table, moves)
 }
 
+thread_local! {
+    /// The layout each move is tried on: refilled with `clone_from`, so
+    /// that scoring a move (a playout's every step) allocates nothing once
+    /// its arms have grown.
+    static AFTER: RefCell<Layout> = RefCell::new(Layout::new());
+}
+
 /// The best of `moves` on `table` (the first of equals).
 fn best(table: &Table<'_>, moves: &[Move]) -> Option<Move> {
-    best_by(moves, |mv| value(table, mv, moves.len()))
+    AFTER.with_borrow_mut(|after| best_by(moves, |mv| value(table, mv, moves.len(), after)))
 }
 
 /// The move of `moves` that `value` rates highest (the first of equals).
-pub(super) fn best_by(moves: &[Move], value: impl Fn(Move) -> f64) -> Option<Move> {
+pub(super) fn best_by(moves: &[Move], mut value: impl FnMut(Move) -> f64) -> Option<Move> {
     let mut best: Option<(Move, f64)> = None;
     for &mv in moves {
         let value = value(mv);
@@ -149,16 +158,17 @@ pub(super) fn best_by(moves: &[Move], value: impl Fn(Move) -> f64) -> Option<Mov
     best.map(|(mv, _)| mv)
 }
 
-/// How much `greedy` likes `mv` (one of `choices` legal moves).
-#[must_use]
-pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
+/// How much `greedy` likes `mv` (one of `choices` legal moves), the move
+/// tried on `after` (whatever it held: it is refilled from the table).
+fn value(table: &Table<'_>, mv: Move, choices: usize, after: &mut Layout) -> f64 {
     let Action::Play { tile, place } = mv.action else {
         return 0.0;
     };
     let rules = table.rules;
     let geometry = rules.geometry();
-    let mut after = table.layout.clone();
+    after.clone_from(table.layout);
     after.place(tile, place.end(), geometry);
+    let after: &Layout = after;
     let lowest_wins = rules.lowest_score_wins();
     let own = table
         .scores
@@ -201,7 +211,7 @@ pub fn value(table: &Table<'_>, mv: Move, choices: usize) -> f64 {
         }
     }
     value += 4.0 * f64::from(rest.and(fitting).len());
-    if rules.capicua_bonus != 0 && sets_up_capicua(&after, rest) {
+    if rules.capicua_bonus != 0 && sets_up_capicua(after, rest) {
         // Worth its points when it comes off, which the opponents may
         // block: weighed below points taken now (10 a point).
         value += 4.0 * f64::from(rules.capicua_bonus);
