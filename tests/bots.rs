@@ -121,6 +121,35 @@ fn a_seed_and_a_playout_budget_fix_the_expert() {
     }
 }
 
+/// At a table with a hub `expert` searches flat and neither merges moves
+/// nor weighs deals (no refinement applies there), so it answers exactly as
+/// `expert-playouts` does: the arena's comparison of the two is level by
+/// construction there.
+#[test]
+fn at_a_hub_expert_is_the_flat_search() {
+    let mut compared = 0;
+    for (index, preset) in PRESETS.iter().enumerate() {
+        if !matches!(preset.id, "mexican_train" | "chicken_foot") {
+            continue;
+        }
+        for seed in 0..6 {
+            let game = position(index, seed, usize::try_from(seed * 7).unwrap_or(0));
+            let view = game.view(game.to_act()).expect("seat");
+            if game.legal_moves().len() < 2 {
+                continue;
+            }
+            assert_eq!(
+                suggest(view, Level::Expert, seed, budget(60)),
+                suggest(view, Level::ExpertPlayouts, seed, budget(60)),
+                "{} {seed}",
+                preset.id
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 4, "{compared}");
+}
+
 /// In a block hand where the opponent has passed, the deals sampled for
 /// the seat give the opponent every hand consistent with the passes, each
 /// about equally often, and never one that could have played.
