@@ -30,7 +30,9 @@ use super::{Budget, MoveValue, Suggestion};
 /// How wide the search explores: the upper confidence bound's constant,
 /// for outcomes between 0 and 1.
 /// (0.15, 0.25, 0.4, 0.7 and 1.0 measured in muggins 2p against
-/// `expert-playouts`, 400 matches each: 0.15 to 0.4 alike and best.)
+/// `expert-playouts`, 400 matches each: 0.15 to 0.4 alike and best; in
+/// all_fives 2p and block 4p less exploration helps the one and costs the
+/// other: docs/bots.md has the figures.)
 const EXPLORATION: f64 = 0.25;
 
 /// One node: a move made from its parent's position.
