@@ -354,3 +354,68 @@ fn greedy_sets_up_a_capicua_where_one_scores() {
     // Without the bonus greedy sheds the heavier 1-6 instead.
     assert_ne!(choice("puerto_rican"), setup);
 }
+
+#[test]
+fn playouts_looking_ahead_give_up_points_that_hand_the_next_seat_more() {
+    use common::{Position, rules, t};
+    use pips::bots::greedy::{choose_ahead, choose_in};
+    // Ends 5 and 2. Seat 0's 2-0 takes 5 (ends 5 and 0), but seat 1 then
+    // lays its 0-5 on the 0 for 10; 2-6 takes nothing and leaves seat 1
+    // nothing to take.
+    let mut game = Position::new(
+        rules("all_fives", 2),
+        2,
+        vec![vec![t(2, 0), t(2, 6)], vec![t(0, 5), t(1, 1)]],
+    )
+    .with_lead(t(5, 2))
+    .game();
+    let legal = game.legal_moves();
+    let playing = |tile| {
+        legal
+            .iter()
+            .copied()
+            .find(|mv| matches!(mv.action, Action::Play { tile: played, .. } if played == tile))
+            .expect("legal")
+    };
+    let (five, nothing) = (playing(t(2, 0)), playing(t(2, 6)));
+    assert_eq!(legal.len(), 2);
+    assert_eq!(choose_in(&game, &legal), Some(five));
+    assert_eq!(choose_ahead(&game, &legal), Some(nothing));
+    // The trap is real: 2-0 scores 5, and 0-5 on the 0 then scores 10.
+    let before = game.scores().to_vec();
+    game.play(five).expect("legal");
+    let reply = game
+        .legal_moves()
+        .into_iter()
+        .max_by_key(|&mv| {
+            let mut after = game.clone();
+            after.play(mv).expect("legal");
+            after.scores()[1]
+        })
+        .expect("a reply");
+    game.play(reply).expect("legal");
+    assert_eq!(game.scores()[0] - before[0], 5);
+    assert_eq!(game.scores()[1] - before[1], 10);
+}
+
+/// Where the ends do not score in play (or the lowest score wins), the
+/// playouts' look ahead is `greedy`'s own move.
+#[test]
+fn without_points_in_play_looking_ahead_changes_nothing() {
+    use pips::bots::greedy::{choose_ahead, choose_in};
+    use pips::rules::InPlayScoring;
+    let mut positions = 0;
+    for index in 0..PRESETS.len() * 4 {
+        for seed in 0..40 {
+            let game = position(index, seed, usize::try_from(seed % 20).unwrap_or(0));
+            let rules = game.rules();
+            if rules.in_play_scoring != InPlayScoring::None && !rules.lowest_score_wins() {
+                continue;
+            }
+            let legal = game.legal_moves();
+            assert_eq!(choose_ahead(&game, &legal), choose_in(&game, &legal));
+            positions += 1;
+        }
+    }
+    assert!(positions > 1000, "{positions} positions");
+}

@@ -13,11 +13,11 @@
 //! move is played out once in each deal, so that the comparison is not
 //! blurred by the deals' luck, and the move with the best mean is played.
 //!
-//! Two refinements, each a [`Settings`] field: `expert` merges moves and
-//! weighs deals by the square root of their likelihood, `expert-flat`
-//! merges moves and weighs deals by the likelihood itself, and the arena's
-//! `expert-playouts` is the flat search with neither, as `expert` was
-//! before them:
+//! Three refinements, each a [`Settings`] field: `expert` merges moves,
+//! weighs deals by the square root of their likelihood and looks a reply
+//! ahead in its playouts, `expert-flat` merges moves and weighs deals by
+//! the likelihood itself, and the arena's `expert-playouts` is the flat
+//! search with none, as `expert` was before them:
 //!
 //! - **Moves that reach the same position are one move.** At a line, a
 //!   tile placed on either of two ends showing one number leaves the same
@@ -33,6 +33,12 @@
 //!   deal counts alike.) `expert` counts the square root of that: the
 //!   plays of a long hand, each up to `n + 1` times likelier for greedy's
 //!   tile of `n`, would otherwise leave a few deals carrying the search.
+//! - **Playouts look one reply ahead where the ends score.** The deal is
+//!   complete in a playout, so the next seat's tiles are known:
+//!   [`greedy::choose_ahead`] weighs a move by the points that seat can
+//!   take right after it, and by whether it leaves that seat no tile to
+//!   play. `greedy` alone hands the opponent a count it takes at once
+//!   (all_fives gained most: docs/bots.md has the figures).
 
 use rand::RngExt;
 
@@ -60,6 +66,9 @@ pub struct Settings {
     /// ([`tree`](super::tree)) instead of playing out from each legal move
     /// alone.
     pub tree: bool,
+    /// Playouts look one reply ahead where the ends score
+    /// ([`greedy::choose_ahead`]) instead of playing `greedy`'s move.
+    pub ahead: bool,
 }
 
 impl Settings {
@@ -73,6 +82,7 @@ impl Settings {
         merge: true,
         infer: 0.5,
         tree: true,
+        ahead: true,
     };
     /// `expert` without its tree (`expert-flat`): each legal move played
     /// out on its own.
@@ -80,6 +90,7 @@ impl Settings {
         merge: true,
         infer: 1.0,
         tree: false,
+        ahead: false,
     };
     /// Playouts alone, every legal move searched: `expert` before the
     /// refinements, kept for the arena to measure them by.
@@ -87,6 +98,7 @@ impl Settings {
         merge: false,
         infer: 0.0,
         tree: false,
+        ahead: false,
     };
 }
 
@@ -144,7 +156,7 @@ pub fn search<R: RngExt + ?Sized>(
         for (total, &mv) in totals.iter_mut().zip(&searched) {
             let game = refill(&mut scratch, &world);
             game.play_unchecked(mv);
-            *total += weight * playout(game, side, rng, &mut moves);
+            *total += weight * playout(game, side, rng, &mut moves, settings.ahead);
         }
         spent = spent.saturating_add(per_round);
         rounds += 1;
@@ -332,26 +344,34 @@ fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f6
 }
 
 /// Plays `game` to the end of hand `hand` and scores it for every side,
-/// into `values` (indexed by side).
+/// into `values` (indexed by side); `ahead`: as [`Settings::ahead`].
 pub(super) fn playout_values<R: RngExt + ?Sized>(
     game: &mut Game,
-    hand: u32,
+    (hand, ahead): (u32, bool),
     rng: &mut R,
     moves: &mut Vec<Move>,
     values: &mut Vec<f64>,
 ) {
-    play_out(game, hand, rng, moves);
+    play_out(game, (hand, ahead), rng, moves);
     values.clear();
     values.extend((0..game.sides()).map(|side| outcome_value(game, side)));
 }
 
 /// Plays `game` on to the end of hand `hand` (or of the match), `greedy`
-/// for every seat but one move in [`EXPLORATION`] at random.
-fn play_out<R: RngExt + ?Sized>(game: &mut Game, hand: u32, rng: &mut R, moves: &mut Vec<Move>) {
+/// for every seat but one move in [`EXPLORATION`] at random; `ahead`: as
+/// [`Settings::ahead`].
+fn play_out<R: RngExt + ?Sized>(
+    game: &mut Game,
+    (hand, ahead): (u32, bool),
+    rng: &mut R,
+    moves: &mut Vec<Move>,
+) {
     while game.outcome().is_none() && game.hand_number() == hand {
         game.legal_moves_into(moves);
         let mv = if rng.random_range(0..EXPLORATION) == 0 {
             super::random::choose(moves, rng)
+        } else if ahead {
+            greedy::choose_ahead(game, moves)
         } else {
             greedy::choose_in(game, moves)
         };
@@ -360,15 +380,17 @@ fn play_out<R: RngExt + ?Sized>(game: &mut Game, hand: u32, rng: &mut R, moves: 
     }
 }
 
-/// Plays `game` to the end of its hand and scores it for `side`.
+/// Plays `game` to the end of its hand and scores it for `side`;
+/// `ahead`: as [`Settings::ahead`].
 fn playout<R: RngExt + ?Sized>(
     game: &mut Game,
     side: Side,
     rng: &mut R,
     moves: &mut Vec<Move>,
+    ahead: bool,
 ) -> f64 {
     let hand = game.hand_number();
-    play_out(game, hand, rng, moves);
+    play_out(game, (hand, ahead), rng, moves);
     outcome_value(game, side)
 }
 

@@ -15,8 +15,9 @@
 //! Below that move an iteration walks down the tree by the moves legal in
 //! the deal — at each node the one with the best upper confidence bound
 //! for the side that makes it, counted among the iterations in which it
-//! was legal —, adds one node, plays the hand out as the flat search does
-//! and credits every node on the way with the outcome for the side that
+//! was legal —, adds one node, plays the hand out (`greedy` for every
+//! seat, one reply ahead where the ends score: [`Settings::ahead`]) and
+//! credits every node on the way with the outcome for the side that
 //! chose it (a deal's weight, where deals are weighed, weighs its
 //! outcomes). The move with the best mean is played.
 
@@ -133,7 +134,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
                 &mut tree,
                 root,
                 game,
-                weight,
+                (weight, settings.ahead),
                 rng,
                 &mut moves,
                 &mut path,
@@ -175,13 +176,14 @@ pub(super) fn search<R: RngExt + ?Sized>(
 
 /// One iteration in `game` (the sampled deal, at the decision), through
 /// the root's move `root`: down the tree, one node added, the hand played
-/// out, the outcome credited.
+/// out (`ahead`: as [`Settings::ahead`]), the outcome credited with the
+/// deal's `weight`.
 #[allow(clippy::too_many_arguments)]
 fn iterate<R: RngExt + ?Sized>(
     tree: &mut Vec<Node>,
     root: usize,
     game: &mut Game,
-    weight: f64,
+    (weight, ahead): (f64, bool),
     rng: &mut R,
     moves: &mut Vec<Move>,
     path: &mut Vec<usize>,
@@ -247,7 +249,7 @@ fn iterate<R: RngExt + ?Sized>(
             (None, None) => break,
         };
     }
-    playout_values(game, hand, rng, moves, values);
+    playout_values(game, (hand, ahead), rng, moves, values);
     for &index in path.iter() {
         if let Some(node) = tree.get_mut(index) {
             node.visits += 1;
