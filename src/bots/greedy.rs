@@ -159,10 +159,8 @@ pub fn choose_ahead(game: &Game, moves: &[Move]) -> Option<Move> {
     let table = line_table(game);
     let theirs = game.hand(next);
     AFTER.with_borrow_mut(|after| {
-        REPLY.with_borrow_mut(|reply| {
-            best_by(moves, |mv| {
-                value(&table, mv, moves.len(), after) + ahead(&table, mv, theirs, after, reply)
-            })
+        best_by(moves, |mv| {
+            value(&table, mv, moves.len(), after) + ahead(&table, mv, theirs, after)
         })
     })
 }
@@ -182,9 +180,9 @@ fn line_table(game: &Game) -> Table<'_> {
 }
 
 /// What [`choose_ahead`] adds to [`value`] for `mv`, `after` holding the
-/// layout `mv` leaves and `theirs` the next seat's tiles (`reply`: room
-/// to try each reply on).
-fn ahead(table: &Table<'_>, mv: Move, theirs: TileSet, after: &Layout, reply: &mut Layout) -> f64 {
+/// layout `mv` leaves (each reply is tried on it and taken back) and
+/// `theirs` the next seat's tiles.
+fn ahead(table: &Table<'_>, mv: Move, theirs: TileSet, after: &mut Layout) -> f64 {
     if !matches!(mv.action, Action::Play { .. }) {
         return 0.0;
     }
@@ -199,12 +197,8 @@ fn ahead(table: &Table<'_>, mv: Move, theirs: TileSet, after: &Layout, reply: &m
         let ends = after.ends_fitting(tile, rules.connect);
         for (bit, end) in End::ALL.into_iter().enumerate() {
             if ends & (1 << bit) != 0 {
-                reply.clone_from(after);
-                reply.place(tile, Some(end), geometry);
-                top = top.max(in_play_points(
-                    rules.in_play_scoring,
-                    reply.ends_total(geometry),
-                ));
+                let total = after.ends_total_after(tile, end, geometry);
+                top = top.max(in_play_points(rules.in_play_scoring, total));
             }
         }
     }
@@ -216,8 +210,6 @@ thread_local! {
     /// that scoring a move (a playout's every step) allocates nothing once
     /// its arms have grown.
     static AFTER: RefCell<Layout> = RefCell::new(Layout::new());
-    /// The layout a reply is tried on ([`choose_ahead`]), likewise.
-    static REPLY: RefCell<Layout> = RefCell::new(Layout::new());
 }
 
 /// The best of `moves` on `table` (the first of equals).
