@@ -147,7 +147,7 @@ const NO_REPLY: f64 = 12.0;
 pub fn choose_ahead(game: &Game, moves: &[Move]) -> Option<Move> {
     let rules = game.rules();
     let seat = game.to_act();
-    let next = (seat + 1).checked_rem(game.players()).unwrap_or(0);
+    let next = game.next_seat(seat);
     if rules.in_play_scoring == InPlayScoring::None
         || rules.lowest_score_wins()
         || game.trains().is_some()

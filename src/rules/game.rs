@@ -883,7 +883,8 @@ impl Game {
     }
 
     /// The seat after `seat`.
-    pub(super) fn next_seat(&self, seat: Seat) -> Seat {
+    #[must_use]
+    pub fn next_seat(&self, seat: Seat) -> Seat {
         // A comparison, not `% players`: a division on every turn.
         if seat + 1 >= self.players {
             0

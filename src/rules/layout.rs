@@ -477,9 +477,7 @@ impl Layout {
         }
         self.refresh(geometry.connect);
     }
-}
 
-impl Layout {
     /// The ends total once `tile` is placed on `end` (which it must fit),
     /// the layout left as it was: the tile placed, the ends counted and the
     /// tile taken back, without copying the arms (a playout's look at each
