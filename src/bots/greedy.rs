@@ -194,12 +194,9 @@ fn ahead(table: &Table<'_>, mv: Move, theirs: TileSet, after: &mut Layout) -> f6
     let geometry = rules.geometry();
     let mut top = 0;
     for tile in fits.iter() {
-        let ends = after.ends_fitting(tile, rules.connect);
-        for (bit, end) in End::ALL.into_iter().enumerate() {
-            if ends & (1 << bit) != 0 {
-                let total = after.ends_total_after(tile, end, geometry);
-                top = top.max(in_play_points(rules.in_play_scoring, total));
-            }
+        for end in after.ends_fitting(tile, rules.connect) {
+            let total = after.ends_total_after(tile, end, geometry);
+            top = top.max(in_play_points(rules.in_play_scoring, total));
         }
     }
     -REPLY_POINT * f64::from(top)

@@ -16,6 +16,26 @@ pub enum End {
     Down,
 }
 
+/// A few ends as bits (bit `n`: [`End::ALL`]`[n]`), walked in that order:
+/// what [`Layout::ends_fitting`](super::Layout::ends_fitting) answers.
+/// The walk branches on how many ends are left (almost always one), which
+/// a processor predicts, not on which, which it cannot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct EndBits(pub(crate) u8);
+
+impl Iterator for EndBits {
+    type Item = End;
+
+    fn next(&mut self) -> Option<End> {
+        if self.0 == 0 {
+            return None;
+        }
+        let end = End::ALL[self.0.trailing_zeros() as usize & 3];
+        self.0 &= self.0 - 1;
+        Some(end)
+    }
+}
+
 /// An end as text says it, as its wire name does: `left`, `right`, `up`,
 /// `down` ("the left end").
 impl std::fmt::Display for End {

@@ -504,15 +504,10 @@ impl Game {
         } else {
             let connect = self.rules.connect;
             for tile in placeable.iter() {
-                // The open ends the tile fits, one bit each, looked up
-                // rather than tested end by end: the loop below branches on
-                // how many ends fit (almost always one), which a processor
-                // predicts, not on which, which it cannot.
-                let mut fitting = self.layout.ends_fitting(tile, connect);
-                while fitting != 0 {
-                    let end = End::ALL[fitting.trailing_zeros() as usize & 3];
+                // The open ends the tile fits, looked up rather than tested
+                // end by end.
+                for end in self.layout.ends_fitting(tile, connect) {
                     out.push(Move::play(seat, tile, Some(end)));
-                    fitting &= fitting - 1;
                 }
             }
         }
