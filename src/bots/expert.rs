@@ -26,7 +26,7 @@
 //!   their value, instead of splitting the playouts between them.
 //! - **Deals are weighed by the plays they explain.** A sampled deal
 //!   counts as much as it makes the other seats' plays of the hand likely,
-//!   were they to play mostly as `greedy` does ([`likelihood`]): a deal in
+//!   were they to play mostly as `greedy` does (`likelihood`): a deal in
 //!   which a seat passed over a heavy tile it would have shed counts less
 //!   than one in which it did not hold it. (Where the hand cannot be
 //!   replayed from a deal — after a draw, at a table with a hub — every
@@ -56,7 +56,7 @@ pub struct Settings {
     /// Merge the moves that reach the same position.
     pub merge: bool,
     /// How much the others' plays seen this hand count: each sampled deal
-    /// weighs its [`likelihood`] (how likely it makes those plays, were
+    /// weighs its `likelihood` (how likely it makes those plays, were
     /// they to play as `greedy` mostly does) raised to this power. 0
     /// counts every deal alike; 1 weighs by the likelihood itself, under
     /// which a long hand's plays can leave a few deals carrying nearly all

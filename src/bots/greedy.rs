@@ -141,8 +141,8 @@ const NO_REPLY: f64 = 12.0;
 /// The move `greedy` plays for the seat to act in a complete `game`, one
 /// reply ahead (`expert`'s playouts, where the deal is known): where the
 /// ends score in play and the highest score wins, a move also loses
-/// [`REPLY_POINT`] for each point the next seat, an opponent, can take
-/// right after it with the tiles it holds, and gains [`NO_REPLY`] when it
+/// `REPLY_POINT` for each point the next seat, an opponent, can take
+/// right after it with the tiles it holds, and gains `NO_REPLY` when it
 /// leaves that seat no tile to play. Elsewhere, [`choose_in`]'s move.
 pub fn choose_ahead(game: &Game, moves: &[Move]) -> Option<Move> {
     let rules = game.rules();

@@ -17,7 +17,7 @@ pub enum End {
 }
 
 /// A few ends as bits (bit `n`: [`End::ALL`]`[n]`), walked in that order:
-/// what [`Layout::ends_fitting`](super::Layout::ends_fitting) answers.
+/// what `Layout::ends_fitting` answers.
 /// The walk branches on how many ends are left (almost always one), which
 /// a processor predicts, not on which, which it cannot.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -541,7 +541,7 @@ impl Game {
     /// This complete game (a sampled deal, say) as its current hand
     /// started, at a line where nobody has drawn in the hand: every seat
     /// holds its tiles and those it has played. Its target is out of reach
-    /// and its lead is not forced (see [`rewind`]): it is for replaying
+    /// and its lead is not forced (see `rewind`): it is for replaying
     /// the hand's history, move by move, unchecked (a search weighing how
     /// likely a deal makes the moves seen). `None` at another table or
     /// after a draw.

@@ -139,7 +139,7 @@ type TrainTiles = ArrayVec<Placed, TRAIN_CAPACITY>;
 /// The trains' tiles are kept by position: the seats' in seat order, then
 /// the Mexican train. What each shows and which markers are up are kept
 /// apart from the tiles, in a few bytes and by *slot* (a seat's train's is
-/// its seat, the Mexican train's [`MEXICAN_SLOT`]), because those are what
+/// its seat, the Mexican train's `MEXICAN_SLOT`), because those are what
 /// every move asks of every train (which trains a seat may use and what
 /// they show).
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -6,7 +6,7 @@
 //! then the index of the tile played or drawn. A move at a table with a hub
 //! takes three: the first as a line's (action 3 ends a turn; no end), then
 //! where a play goes (0 for another move): at a train table the train
-//! ([`train_byte`]), at a chicken foot the arm ([`arm_byte`]); then the
+//! (`train_byte`), at a chicken foot the arm (`arm_byte`); then the
 //! tile's index.
 
 use crate::proto::{self, ErrorReason};
