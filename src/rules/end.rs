@@ -21,7 +21,7 @@ pub enum End {
 /// The walk branches on how many ends are left (almost always one), which
 /// a processor predicts, not on which, which it cannot.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct EndBits(pub(crate) u8);
+pub(crate) struct EndBits(pub(crate) u8);
 
 impl Iterator for EndBits {
     type Item = End;
@@ -145,5 +145,18 @@ mod tests {
         assert_eq!(map, ByEnd::new(0, 1, 9, 3));
         let ends: Vec<End> = map.iter().map(|(end, _)| end).collect();
         assert_eq!(ends, End::ALL);
+    }
+
+    #[test]
+    fn end_bits_walk_their_ends_in_order() {
+        for bits in 0u8..16 {
+            let walked: Vec<End> = EndBits(bits).collect();
+            let expected: Vec<End> = End::ALL
+                .into_iter()
+                .filter(|&end| bits & (1 << end.index()) != 0)
+                .collect();
+            assert_eq!(walked, expected, "{bits:#06b}");
+        }
+        assert_eq!(EndBits(0b1010).collect::<Vec<_>>(), [End::Right, End::Down]);
     }
 }
