@@ -20,7 +20,7 @@ pub enum End {
 /// what `Layout::ends_fitting` answers.
 /// The walk branches on how many ends are left (almost always one), which
 /// a processor predicts, not on which, which it cannot.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct EndBits(pub(crate) u8);
 
 impl Iterator for EndBits {

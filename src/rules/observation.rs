@@ -4,9 +4,10 @@
 //!
 //! Seats are counted from the observer (0 is the observer, 1 the next seat
 //! to act after it, ...), sides likewise (0 is the observer's). With `T`
-//! the set's tiles (in [`Tile::index`](crate::rules::Tile::index) order), `P` the places of the
-//! game's [`ActionSpace`], `N` the numbers a half may show (`max_pip + 1`),
-//! `S` the seats and `D` the sides, the vector is, in order:
+//! the set's tiles (in [`Tile::index`](crate::rules::Tile::index) order),
+//! `P` the places of the game's [`ActionSpace`], `N` the numbers a half may
+//! show (`max_pip + 1`), `S` the seats and `D` the sides, the vector is, in
+//! order:
 //!
 //! | part | length | values |
 //! | --- | --- | --- |
