@@ -157,14 +157,16 @@ fn the_hands_history_plays_and_draws_each_tile_once() {
     };
     setup.history.push(entry(0, lead, None));
     assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].play.tile");
-    // A draw names a tile its drawer holds (or has placed), once.
+    // A draw names a tile its drawer holds (or has placed), once; and it
+    // must be a draw the seat could make (this seat could place a tile).
     let mut setup = underway();
     let own = setup.hands[0][0];
     let theirs = setup.hands[1][0];
     setup.history.push(entry(0, Action::Draw, Some(own)));
-    assert!(
-        Game::from_setup(setup.clone()).is_ok(),
-        "a draw of a held tile"
+    assert_refused(
+        setup.clone(),
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[2]",
     );
     setup.history.push(entry(0, Action::Draw, Some(own)));
     assert_refused(
@@ -184,10 +186,14 @@ fn the_hands_history_plays_and_draws_each_tile_once() {
         .history
         .push(entry(0, Action::Draw, Some(Tile::new(9, 0))));
     assert_refused(setup, "ERROR_REASON_INVALID_TILE", "history[2].draw.tile");
-    // A draw recorded without its tile (a position set up by hand) is read.
+    // A draw names its tile: the state's history is the hand's record.
     let mut setup = underway();
     setup.history.push(entry(1, Action::Draw, None));
-    assert!(Game::from_setup(setup).is_ok());
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[2].draw.tile",
+    );
 }
 
 #[test]
@@ -213,7 +219,10 @@ fn phase_and_result() {
 
 #[test]
 fn a_blocked_table_in_play_is_refused() {
+    // (A position set up by hand: no history, whose moves would not have
+    // left these hands.)
     let mut setup = underway();
+    setup.history.clear();
     setup.rules.draw = pips::rules::DrawRule::None;
     let ends: Vec<u8> = [setup.left.last(), setup.right.last()]
         .iter()
@@ -313,7 +322,11 @@ fn history_names_the_tiles_on_the_table() {
     if let Action::Play { tile, .. } = &mut last_play.mv.action {
         *tile = elsewhere;
     }
-    assert_refused(setup, "ERROR_REASON_INCONSISTENT_STATE", "history");
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        "history[1].play.tile",
+    );
 
     // The same tile played twice in one hand.
     let mut setup = underway();
@@ -369,4 +382,159 @@ fn the_variant_label_is_short_printable_text() {
         setup.variant = label;
         assert_refused(setup, "ERROR_REASON_VARIANT_LABEL_INVALID", "variant");
     }
+}
+
+/// A game of `variant` with `players` seats after `moves` of its legal
+/// moves (the `pick`th of each, wrapping), or before, if its match ends.
+fn played(variant: &str, players: u8, moves: usize, pick: usize) -> Game {
+    let rules = preset(variant).expect(variant).rules(players, None);
+    let (mut game, _) = Game::new(variant, rules, players, 5).expect("valid");
+    for _ in 0..moves {
+        let legal = game.legal_moves();
+        let Some(&mv) = legal.get(pick % legal.len().max(1)) else {
+            break;
+        };
+        let mut next = game.clone();
+        next.play(mv).expect("legal");
+        if next.outcome().is_some() || next.hand_number() != game.hand_number() {
+            break;
+        }
+        game = next;
+    }
+    game
+}
+
+/// Padding a state's history with moves nobody made is refused in every
+/// family of game, by readable and packed states alike: a pass appended to
+/// a history (the rest of the state unchanged), a history of a thousand
+/// passes, and one longer than any hand of the largest set.
+#[test]
+fn padded_histories_are_refused_in_every_family() {
+    use pips::rules::presets::PRESETS;
+    use pips::service::codec::{decode_packed, encode_packed};
+    for preset in PRESETS {
+        for players in preset.players.clone() {
+            let id = preset.id;
+            for moves in [0, 1, 7, 20] {
+                let game = played(id, players, moves, moves);
+                let base = Setup::from(&game);
+                assert!(Game::from_setup(base.clone()).is_ok(), "{id} {players}p");
+                // A pass appended, the seat to act left as it was: refused
+                // (an illegal pass where it stands, or the next seat to act).
+                let mut setup = base.clone();
+                setup.history.push(HistoryEntry {
+                    mv: Move::pass(game.to_act()),
+                    drawn: None,
+                });
+                let (reason, field) = refused(setup);
+                assert_eq!(reason, "ERROR_REASON_INCONSISTENT_STATE", "{id} {players}p");
+                let at = format!("history[{}]", base.history.len());
+                assert!(field == at || field == "to_act", "{id} {players}p: {field}");
+                // A thousand passes, by the seats in turn: refused at the
+                // first that could not have been made, or as more moves
+                // than a hand holds.
+                let max = pips::rules::game::max_hand_moves(game.rules(), players);
+                for count in [1000, max + 1] {
+                    let mut setup = base.clone();
+                    let seats = (0..players).cycle().skip(usize::from(game.to_act()));
+                    setup
+                        .history
+                        .extend(seats.take(count).map(|seat| HistoryEntry {
+                            mv: Move::pass(seat),
+                            drawn: None,
+                        }));
+                    let too_long = setup.history.len() > max;
+                    let (reason, field) = refused(setup);
+                    assert_eq!(reason, "ERROR_REASON_INCONSISTENT_STATE", "{id} {players}p");
+                    if too_long {
+                        assert_eq!(field, "history", "{id} {players}p, {count} passes");
+                    } else {
+                        assert!(field.starts_with("history["), "{id} {players}p: {field}");
+                    }
+                }
+                // The same as a packed state (an open token's body).
+                let packed = encode_packed(&game);
+                let pass = match game.rules().table {
+                    pips::rules::TableKind::Line => vec![2u8 | (game.to_act() << 2), 0],
+                    _ => vec![2u8 | (game.to_act() << 2), 0, 0],
+                };
+                for count in [1usize, 1000, 499_000] {
+                    let mut broken = packed.clone();
+                    broken
+                        .history
+                        .extend(pass.iter().cycle().take(count * pass.len()));
+                    let error = decode_packed(&broken, "state_token").expect_err("padded");
+                    assert_eq!(
+                        error.reason.as_str_name(),
+                        "ERROR_REASON_INCONSISTENT_STATE"
+                    );
+                    let field = error.field.as_str();
+                    assert!(
+                        field.starts_with("state_token.history") || field == "state_token.to_act",
+                        "{id} {players}p, {count} passes: {field}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A pass where the seat had to draw, and a draw under rules without
+/// drawing, are refused where they stand, whatever the rest of the state
+/// says.
+#[test]
+fn a_pass_that_had_to_be_a_draw_is_refused() {
+    // Find a turn where the seat to act must draw.
+    let rules = preset("draw").expect("draw").rules(2, None);
+    let (mut game, _) = Game::new("draw", rules, 2, 3).expect("valid");
+    while game.legal_moves() != [Move::draw(game.to_act())] {
+        let mv = game.legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    // The state as if it had passed: the next seat to act.
+    let mut setup = Setup::from(&game);
+    let seat = game.to_act();
+    let index = setup.history.len();
+    setup.history.push(HistoryEntry {
+        mv: Move::pass(seat),
+        drawn: None,
+    });
+    setup.to_act = u32::from(1 - seat);
+    let error = Game::from_setup(setup.clone()).expect_err("refused");
+    assert!(
+        matches!(
+            error,
+            pips::rules::SetupError::HistoryMove {
+                index: i,
+                error: pips::rules::PlayError::MustDrawNotPass { .. }
+            } if i == index
+        ),
+        "{error:?}"
+    );
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        &format!("history[{index}]"),
+    );
+
+    // Block has no drawing: a draw of a tile now held is refused.
+    let rules = preset("block").expect("block").rules(2, None);
+    let (mut game, _) = Game::new("block", rules, 2, 3).expect("valid");
+    for _ in 0..3 {
+        let mv = game.legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    let mut setup = Setup::from(&game);
+    let seat = game.to_act();
+    let index = setup.history.len();
+    let tile = setup.hands[usize::from(seat)][0];
+    setup.history.push(HistoryEntry {
+        mv: Move::draw(seat),
+        drawn: Some(tile),
+    });
+    assert_refused(
+        setup,
+        "ERROR_REASON_INCONSISTENT_STATE",
+        &format!("history[{index}]"),
+    );
 }

@@ -117,35 +117,10 @@ pub enum TablePart {
         /// The arms it takes.
         arms: u8,
     },
-    /// A draw of the round's history does not name its tile.
-    DrawUnnamed {
-        /// The move's position in the history.
-        index: usize,
-    },
-    /// A move of the round's history is not legal where it was made.
-    Move {
-        /// The move's position in the history.
-        index: usize,
-        /// Why not.
-        error: PlayError,
-    },
-    /// The round (or the match) is over after this move, yet the history
-    /// goes on or the state says the match is in play.
-    RoundOver {
-        /// The move's position in the history.
-        index: usize,
-    },
     /// The hands are not what the moves leave.
     Hands,
     /// The boneyard is not what the moves leave.
     Boneyard,
-    /// Another seat is to act after the moves.
-    ToAct {
-        /// The seat the moves leave to act.
-        seat: Seat,
-    },
-    /// Whether the seat to act drew this turn is not what the moves say.
-    DrewThisTurn,
     /// A train's tiles are not those the moves placed.
     Tiles {
         /// The train's position at the table.
@@ -224,28 +199,11 @@ impl fmt::Display for TablePart {
             TablePart::Waiting { waiting: None } => {
                 f.write_str("the round's moves leave nothing waiting for a new arm")
             }
-            TablePart::DrawUnnamed { index } => write!(
-                f,
-                "history move {index} draws without naming the tile: the state of a table other than a line names every tile drawn this round"
-            ),
-            TablePart::Move { index, error } => {
-                write!(f, "history move {index} is not legal where it was made: {error}")
-            }
-            TablePart::RoundOver { index } => write!(
-                f,
-                "the round is over after history move {index}, so the history or the match cannot go on"
-            ),
             TablePart::Hands => {
                 f.write_str("the hands are not what the round's moves leave from its start")
             }
             TablePart::Boneyard => {
                 f.write_str("the boneyard is not what the round's moves leave from its start")
-            }
-            TablePart::ToAct { seat } => {
-                write!(f, "the round's moves leave seat {seat} to act")
-            }
-            TablePart::DrewThisTurn => {
-                f.write_str("drew_this_turn is not what the round's moves say of this turn")
             }
             TablePart::Tiles { train, .. } => {
                 write!(f, "{train} does not hold the tiles the round's moves placed on it")
@@ -309,6 +267,18 @@ pub enum LayoutPlace {
         /// The position on it, 0 next to the lead (or the spinner).
         index: usize,
     },
+}
+
+impl fmt::Display for LayoutPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutPlace::Spinner => f.write_str("the spinner"),
+            LayoutPlace::Arm(end) => write!(f, "the {} arm", end.name()),
+            LayoutPlace::Placed { end, index } => {
+                write!(f, "tile {index} of the {} arm", end.name())
+            }
+        }
+    }
 }
 
 /// A layout that cannot have been built by legal play.
@@ -547,12 +517,85 @@ pub enum SetupError {
         /// The seat that drew it.
         seat: Seat,
     },
-    /// The history plays a tile in this hand that is not on the layout.
-    #[error("the history plays {tile} in this hand, but it is not on the layout")]
-    PlayedButNotOnLayout {
+    /// The history holds more moves than a hand of these rules can take.
+    #[error(
+        "the history holds {moves} moves, more than a hand of {max} can take under these rules"
+    )]
+    HistoryTooLong {
+        /// Moves given.
+        moves: usize,
+        /// The most a hand can take.
+        max: usize,
+    },
+    /// A draw of the hand's history does not name its tile.
+    #[error(
+        "history move {index} draws without naming the tile: a state names every tile drawn this hand"
+    )]
+    DrawUnnamed {
+        /// The move's position in the history.
+        index: usize,
+    },
+    /// A play of the history is not on the layout where the hand's moves
+    /// put it: the lead, or the next tile out on the arm of its end (the
+    /// history holds the hand's last moves, so an arm ends with the tiles
+    /// they placed on it, in their order).
+    #[error(
+        "history move {index} places {tile}, but the layout does not hold it where the hand's moves put it"
+    )]
+    PlayNotOnLayout {
+        /// The move's position in the history.
+        index: usize,
         /// The tile.
         tile: Tile,
     },
+    /// The history holds the hand's lead, yet the layout holds a tile it
+    /// does not place.
+    #[error(
+        "{tile} is on the layout, but the hand's history, which starts with the lead, does not place it"
+    )]
+    PlacedBeforeLead {
+        /// Where the tile lies.
+        at: TilePlace,
+        /// The tile.
+        tile: Tile,
+    },
+    /// The layout with the history's tiles taken off could not have been
+    /// built by legal play.
+    #[error("the layout before the history's moves could not have been built: {0}")]
+    HistoryStart(LayoutError),
+    /// A move of the hand's history is not legal where it was made.
+    #[error("history move {index} is not legal where it was made: {error}")]
+    HistoryMove {
+        /// The move's position in the history.
+        index: usize,
+        /// Why not.
+        error: PlayError,
+    },
+    /// The hand (or the match) is over after this move, yet the history
+    /// goes on or the state says the match is in play.
+    #[error(
+        "the hand is over after history move {index}, so the history or the match cannot go on"
+    )]
+    HandOver {
+        /// The move's position in the history.
+        index: usize,
+    },
+    /// The layout is not what the history's moves leave (the spinner, or
+    /// how a tile lies).
+    #[error("the layout is not what the hand's moves leave: {part}")]
+    HistoryLayout {
+        /// What differs.
+        part: LayoutPlace,
+    },
+    /// Another seat is to act after the hand's moves.
+    #[error("the hand's moves leave seat {seat} to act")]
+    HistoryToAct {
+        /// The seat the moves leave to act.
+        seat: Seat,
+    },
+    /// Whether the seat to act drew this turn is not what the moves say.
+    #[error("drew_this_turn is not what the hand's moves say of this turn")]
+    HistoryDrewThisTurn,
     /// A match in play with an empty hand (the hand would be over).
     #[error("seat {seat}'s hand is empty, so the hand is over, but the match is in play")]
     EmptyHandInPlay {

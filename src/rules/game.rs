@@ -27,6 +27,17 @@ use super::trains::Trains;
 /// hand blocks and going out scores 1).
 pub const MAX_HANDS: u32 = 1_000;
 
+/// The most moves one hand can hold under `rules` with `players` seats, a
+/// bound no legal hand reaches: each tile of the set placed once, drawn at
+/// most once and followed by at most one end of turn, and between any two
+/// of those moves fewer passes than there are seats (a pass by every seat
+/// in turn, nobody placing or drawing, leaves the hand blocked).
+#[must_use]
+pub fn max_hand_moves(rules: &Rules, players: u8) -> usize {
+    let tiles = rules.tile_set().len() as usize;
+    (3 * tiles + 1) * usize::from(players)
+}
+
 /// Moves a game's history holds before it must grow: more than a hand of
 /// the largest set can take, so moves do not allocate.
 const HISTORY_RESERVE: usize = 256;

@@ -446,10 +446,9 @@ impl<'a> Knowledge<'a> {
         // (Drawing pops from the back: the next tile to draw is last.)
         sampled.boneyard = boneyard.iter().rev().copied().collect();
         sampled.reseed(rng.random());
-        // Other seats' draws name no tile, as in the view; but a train
-        // table's state names every draw of the round (its table is rebuilt
-        // from them), so there each names the tile the sample gave it.
-        let name_draws = sampled.table.is_some();
+        // A state names every draw of the hand (its history is replayed to
+        // check it), so each of the other seats' draws names the tile the
+        // sample gave it.
         let mut draws = self.draws.iter();
         for entry in &mut sampled.history {
             let drawn = if entry.mv.action == Action::Draw {
@@ -459,7 +458,7 @@ impl<'a> Knowledge<'a> {
             };
             if entry.mv.seat != me {
                 entry.drawn = match drawn {
-                    Some(&Drawn::Slot(i)) if name_draws => tiles.get(i).copied().flatten(),
+                    Some(&Drawn::Slot(i)) => tiles.get(i).copied().flatten(),
                     _ => None,
                 };
             }

@@ -17,6 +17,8 @@
 //! - [`foot_game`]: how a turn goes at a chicken foot.
 //! - [`table`]: a game's table when it is not a line ([`Table`]: trains
 //!   or a chicken foot), and the questions the engine asks of either.
+//! - [`line_setup`]: the checked constructor's step for a line's
+//!   history: the hand's moves replayed from where they start.
 //! - [`table_setup`]: the checked constructor's steps for a table that is
 //!   not a line: the round rebuilt from its history.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
@@ -57,6 +59,7 @@ pub mod game;
 pub mod hand_rng;
 pub mod knowledge;
 pub mod layout;
+pub mod line_setup;
 pub mod moves;
 pub mod observation;
 pub mod options;

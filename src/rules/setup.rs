@@ -5,7 +5,7 @@ use super::deal::{MAX_SEATS, forced_lead_for, hand_key};
 use super::end::{ByEnd, End};
 use super::errors::{SeatRole, SetupError, TablePart, TilePlace};
 use super::events::Outcome;
-use super::game::{Game, HistoryEntry, MAX_HANDS};
+use super::game::{Game, HistoryEntry, MAX_HANDS, max_hand_moves};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
 use super::options::{DrawRule, LeadRule, MIN_PLAYERS, Rules, TableKind};
@@ -142,15 +142,19 @@ impl Game {
     /// describes. After this, no rule re-checks the state.
     ///
     /// Checked, in this order: the seats and the rules; the counts (hand
-    /// number, one hand per seat, one score per side); the table census
-    /// (every tile of the set exactly once across hands, boneyard and
-    /// layout); the layout (every touching pair of halves, the spinner, the
-    /// order arms grow in); the seats named (to act, leader, winner); the
-    /// history of the hand (seats, each tile played once and on the table,
-    /// each drawn tile drawn once and still held by its drawer or on the
-    /// table); and the phase (a match in play has no empty hand, no side at
-    /// its target and no blocked table, and its forced lead is the one the
-    /// rules force, held by the seat to act).
+    /// number, one hand per seat, one score per side, no more moves in the
+    /// history than a hand can hold); the table census (every tile of the
+    /// set exactly once across hands, boneyard and layout); the layout
+    /// (every touching pair of halves, the spinner, the order arms grow
+    /// in); the seats named (to act, leader, winner); the history of the
+    /// hand (seats, each tile played once, each drawn tile named, drawn once
+    /// and still held by its drawer or on the table; then every move
+    /// replayed from where the history starts, as the rules check it, to
+    /// the state: see [`line_setup`](super::line_setup) and
+    /// [`table_setup`](super::table_setup)); and the phase (a match in
+    /// play has no empty hand, no side at its target and no blocked table,
+    /// and its forced lead is the one the rules force, held by the seat to
+    /// act).
     ///
     /// # Errors
     /// The first fault found, with where it lies.
@@ -159,6 +163,13 @@ impl Game {
         let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
+        let max = max_hand_moves(&setup.rules, players);
+        if setup.history.len() > max {
+            return Err(SetupError::HistoryTooLong {
+                moves: setup.history.len(),
+                max,
+            });
+        }
         let kind = setup.rules.table;
         let has_line = setup.lead.is_some()
             || setup.spinner.is_some()
@@ -212,6 +223,7 @@ impl Game {
             table: None,
             turn: TurnState::default(),
         };
+        game.check_line_history()?;
         game.check_phase()?;
         Ok(game)
     }
@@ -416,11 +428,11 @@ fn check_seats(setup: &Setup, players: u8) -> Result<(Seat, Seat), SetupError> {
     Ok((to_act, hand_leader))
 }
 
-/// The current hand's history: every move by a seat of the game, no tile
-/// played twice, every tile played on the table, and every tile drawn
-/// drawn once and now in its drawer's hand or on the table. (The history
-/// may lack moves: a position set up by hand has none for the tiles it
-/// started with.)
+/// The current hand's history, move by move: every move by a seat of the
+/// game and a line's, no tile played twice, and every tile drawn drawn
+/// once and now in its drawer's hand or on the table. (Whether the moves
+/// could have been made, and made the state, is the replay's to say:
+/// [`Game::check_line_history`].)
 fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), SetupError> {
     let max_pip = setup.rules.max_pip;
     let on_table: TileSet = layout.tiles().collect();
@@ -475,8 +487,44 @@ fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), Setu
             return Err(SetupError::PlayedTwice { index, tile });
         }
     }
-    match played.minus(on_table).iter().next() {
-        Some(tile) => Err(SetupError::PlayedButNotOnLayout { tile }),
-        None => Ok(()),
+    Ok(())
+}
+
+/// The hands before the moves of `history` (each placed tile given back to
+/// its placer, each drawn tile taken from its drawer; a tile drawn and then
+/// placed is given back, then taken away) and the tiles drawn, in the order
+/// they were drawn: the boneyard's top before the moves, `hands` the hands
+/// after them.
+///
+/// # Errors
+/// A draw that does not name its tile.
+pub(super) fn taken_back(
+    hands: [TileSet; MAX_SEATS],
+    history: &[HistoryEntry],
+) -> Result<([TileSet; MAX_SEATS], Vec<Tile>), SetupError> {
+    let mut start = hands;
+    let mut taken = [TileSet::EMPTY; MAX_SEATS];
+    let mut drawn = Vec::new();
+    for (index, entry) in history.iter().enumerate() {
+        let seat = usize::from(entry.mv.seat);
+        match (entry.mv.action, entry.drawn) {
+            (Action::Play { tile, .. }, _) => {
+                if let Some(hand) = start.get_mut(seat) {
+                    hand.insert(tile);
+                }
+            }
+            (Action::Draw, Some(tile)) => {
+                if let Some(taken) = taken.get_mut(seat) {
+                    taken.insert(tile);
+                }
+                drawn.push(tile);
+            }
+            (Action::Draw, None) => return Err(SetupError::DrawUnnamed { index }),
+            (Action::Pass | Action::EndTurn, _) => {}
+        }
     }
+    for (hand, taken) in start.iter_mut().zip(taken) {
+        *hand = hand.minus(taken);
+    }
+    Ok((start, drawn))
 }

@@ -16,9 +16,9 @@ use super::errors::{SetupError, TablePart};
 use super::foot::Foot;
 use super::game::Game;
 use super::layout::Layout;
-use super::moves::{Action, Seat};
+use super::moves::Seat;
 use super::settle::pips_counted;
-use super::setup::Setup;
+use super::setup::{Setup, taken_back};
 use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{TurnState, hub_of_round};
@@ -65,35 +65,7 @@ impl Game {
             }
             Table::Trains(_) | Table::Foot(_) => {}
         }
-        // The round's start: tiles placed go back to their placers, drawn
-        // ones back on the boneyard in the order they were drawn.
-        // (A tile drawn and then placed is given back, then taken away.)
-        let mut start = hands;
-        let mut taken = [TileSet::EMPTY; MAX_SEATS];
-        let mut drawn = Vec::new();
-        for (index, entry) in setup.history.iter().enumerate() {
-            let seat = usize::from(entry.mv.seat);
-            match (entry.mv.action, entry.drawn) {
-                (Action::Play { tile, .. }, _) => {
-                    if let Some(hand) = start.get_mut(seat) {
-                        hand.insert(tile);
-                    }
-                }
-                (Action::Draw, Some(tile)) => {
-                    if let Some(taken) = taken.get_mut(seat) {
-                        taken.insert(tile);
-                    }
-                    drawn.push(tile);
-                }
-                (Action::Draw, None) => {
-                    return Err(SetupError::Table(TablePart::DrawUnnamed { index }));
-                }
-                (Action::Pass | Action::EndTurn, _) => {}
-            }
-        }
-        for (hand, taken) in start.iter_mut().zip(taken) {
-            *hand = hand.minus(taken);
-        }
+        let (start, drawn) = taken_back(hands, &setup.history)?;
         let mut scores = [0; MAX_SEATS];
         for (slot, &score) in scores.iter_mut().zip(&setup.scores) {
             *slot = score;
@@ -132,42 +104,46 @@ impl Game {
         let last = setup.history.len().saturating_sub(1);
         for (index, entry) in setup.history.iter().enumerate() {
             if let Err(error) = game.check(entry.mv) {
-                return Err(SetupError::Table(TablePart::Move { index, error }));
+                return Err(SetupError::HistoryMove { index, error });
             }
             game.play_unchecked(entry.mv);
             let round_over = game.hand_number != setup.hand_number || game.outcome.is_some();
             if round_over && (index != last || setup.outcome.is_none()) {
-                return Err(SetupError::Table(TablePart::RoundOver { index }));
+                return Err(SetupError::HandOver { index });
             }
         }
         // The replay's history is the state's (with its drawn tiles).
         game.history = setup.history;
+        let table = |part| Some(SetupError::Table(part));
         let differs = if game.outcome != setup.outcome {
-            Some(TablePart::Outcome)
+            table(TablePart::Outcome)
         } else if setup.outcome.is_some() {
-            (game.scores() != setup.scores.as_slice()).then_some(TablePart::Scores)
+            (game.scores() != setup.scores.as_slice())
+                .then_some(SetupError::Table(TablePart::Scores))
         } else if game.hands != hands {
-            Some(TablePart::Hands)
+            table(TablePart::Hands)
         } else if game.boneyard.iter().rev().ne(setup.boneyard.iter()) {
-            Some(TablePart::Boneyard)
+            table(TablePart::Boneyard)
         } else if game.to_act != to_act {
-            Some(TablePart::ToAct { seat: game.to_act })
+            Some(SetupError::HistoryToAct { seat: game.to_act })
         } else if game.drew_this_turn != setup.drew_this_turn {
-            Some(TablePart::DrewThisTurn)
+            Some(SetupError::HistoryDrewThisTurn)
         } else {
             match (&game.table, given) {
                 (Some(Table::Trains(built)), Table::Trains(given)) => {
-                    trains_difference(built, given)
+                    trains_difference(built, given).and_then(table)
                 }
-                (Some(Table::Foot(built)), Table::Foot(given)) => foot_difference(built, given),
-                (_, given) => Some(TablePart::Missing {
+                (Some(Table::Foot(built)), Table::Foot(given)) => {
+                    foot_difference(built, given).and_then(table)
+                }
+                (_, given) => table(TablePart::Missing {
                     rules: rules.table,
                     found: Some(given.kind()),
                 }),
             }
         };
         match differs {
-            Some(part) => Err(SetupError::Table(part)),
+            Some(error) => Err(error),
             None => Ok(game),
         }
     }

@@ -145,7 +145,16 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::PlayedTwice { .. }
         | SetupError::TrainMoveOnLine { .. }
         | SetupError::DrawnTileElsewhere { .. }
-        | SetupError::PlayedButNotOnLayout { .. }
+        | SetupError::HistoryTooLong { .. }
+        | SetupError::DrawUnnamed { .. }
+        | SetupError::PlayNotOnLayout { .. }
+        | SetupError::PlacedBeforeLead { .. }
+        | SetupError::HistoryStart(_)
+        | SetupError::HistoryMove { .. }
+        | SetupError::HandOver { .. }
+        | SetupError::HistoryLayout { .. }
+        | SetupError::HistoryToAct { .. }
+        | SetupError::HistoryDrewThisTurn
         | SetupError::EmptyHandInPlay { .. }
         | SetupError::TargetReachedInPlay { .. }
         | SetupError::LeaderNotToAct
@@ -184,7 +193,16 @@ fn setup_field(error: &SetupError) -> String {
         SetupError::PlayedTwice { index, .. } => format!("history[{index}].play.tile"),
         SetupError::TrainMoveOnLine { index } => format!("history[{index}]"),
         SetupError::DrawnTileElsewhere { index, .. } => format!("history[{index}].draw.tile"),
-        SetupError::PlayedButNotOnLayout { .. } => "history".to_owned(),
+        SetupError::HistoryTooLong { .. } | SetupError::HistoryStart(_) => "history".to_owned(),
+        SetupError::DrawUnnamed { index } => format!("history[{index}].draw.tile"),
+        SetupError::PlayNotOnLayout { index, .. } => format!("history[{index}].play.tile"),
+        SetupError::PlacedBeforeLead { at, .. } => tile_field(*at),
+        SetupError::HistoryMove { index, .. } | SetupError::HandOver { index } => {
+            format!("history[{index}]")
+        }
+        SetupError::HistoryLayout { part } => layout_field(*part),
+        SetupError::HistoryToAct { .. } => "to_act".to_owned(),
+        SetupError::HistoryDrewThisTurn => "drew_this_turn".to_owned(),
         SetupError::EmptyHandInPlay { seat } => format!("hands[{seat}]"),
         SetupError::TargetReachedInPlay { side } => format!("scores[{side}]"),
         SetupError::LeaderNotToAct => "to_act".to_owned(),
@@ -218,15 +236,9 @@ fn table_reason(part: TablePart) -> ErrorReason {
         | TablePart::Tiles { .. }
         | TablePart::Marker { .. }
         | TablePart::Unsatisfied { .. } => ErrorReason::TrainTableMismatch,
-        TablePart::DrawUnnamed { .. }
-        | TablePart::Move { .. }
-        | TablePart::RoundOver { .. }
-        | TablePart::Hands
-        | TablePart::Boneyard
-        | TablePart::ToAct { .. }
-        | TablePart::DrewThisTurn
-        | TablePart::Outcome
-        | TablePart::Scores => ErrorReason::InconsistentState,
+        TablePart::Hands | TablePart::Boneyard | TablePart::Outcome | TablePart::Scores => {
+            ErrorReason::InconsistentState
+        }
     }
 }
 
@@ -250,14 +262,8 @@ fn table_field(part: TablePart) -> String {
         TablePart::Tiles { index, .. } => format!("trains.trains[{index}].tiles"),
         TablePart::Marker { index, .. } => format!("trains.trains[{index}].marker"),
         TablePart::Unsatisfied { .. } => "trains.unsatisfied".to_owned(),
-        TablePart::DrawUnnamed { index } => format!("history[{index}].draw.tile"),
-        TablePart::Move { index, .. } | TablePart::RoundOver { index } => {
-            format!("history[{index}]")
-        }
         TablePart::Hands => "hands".to_owned(),
         TablePart::Boneyard => "boneyard".to_owned(),
-        TablePart::ToAct { .. } => "to_act".to_owned(),
-        TablePart::DrewThisTurn => "drew_this_turn".to_owned(),
         TablePart::Outcome => "result".to_owned(),
         TablePart::Scores => "scores".to_owned(),
     }

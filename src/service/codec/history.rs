@@ -12,7 +12,10 @@
 use crate::proto::{self, ErrorReason};
 use crate::rules::deal::MAX_SEATS;
 use crate::rules::foot::MAX_ARMS;
-use crate::rules::{Action, FootPlace, HistoryEntry, Move, Place, PlaceKind, Seat, Tile, TrainId};
+use crate::rules::game::max_hand_moves;
+use crate::rules::{
+    Action, FootPlace, HistoryEntry, Move, Place, PlaceKind, Rules, Seat, SetupError, Tile, TrainId,
+};
 use crate::service::error::ApiError;
 
 use super::wire::{
@@ -107,12 +110,32 @@ pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEnt
     }
 }
 
-/// A readable history at `field`.
+/// The refusal of a history at `field` of `moves` moves, more than any
+/// hand of `rules` holds at the largest table; `None` when it is not.
+/// (Checked before a move is read, so that a padded history costs neither
+/// the time nor the memory of reading it; the checked constructor holds
+/// it to the table's own bound.)
+fn too_long(moves: usize, rules: &Rules, field: &str) -> Result<(), ApiError> {
+    let max = max_hand_moves(rules, MAX_SEATS as u8);
+    if moves <= max {
+        return Ok(());
+    }
+    let error = SetupError::HistoryTooLong { moves, max };
+    Err(ApiError::invalid(
+        ErrorReason::InconsistentState,
+        field,
+        error.to_string(),
+    ))
+}
+
+/// A readable history at `field`, of a game under `rules`.
 pub(super) fn decode_entries(
     entries: &[proto::HistoryEntry],
+    rules: &Rules,
     field: &str,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
     use proto::history_entry::Action as Wire;
+    too_long(entries.len(), rules, field)?;
     // Room for the move about to be played, so that it does not regrow.
     let mut history = Vec::with_capacity(entries.len() + 2);
     for (i, entry) in entries.iter().enumerate() {
@@ -273,10 +296,12 @@ fn pack(entry: HistoryEntry) -> [u8; 3] {
     ]
 }
 
-/// A packed history at `field` laid out as `packing` says, unpacked.
+/// A packed history at `field` of a game under `rules`, laid out as
+/// `packing` says, unpacked.
 pub(super) fn decode_packed(
     bytes: &[u8],
     packing: Packing,
+    rules: &Rules,
     field: &str,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
     let width = packing.width();
@@ -287,6 +312,7 @@ pub(super) fn decode_packed(
             format!("{width} bytes per move"),
         ));
     }
+    too_long(bytes.len() / width, rules, field)?;
     // Room for the move about to be played, so that it does not regrow.
     let mut history = Vec::with_capacity(bytes.len() / width + 2);
     for (i, chunk) in bytes.chunks_exact(width).enumerate() {
@@ -342,6 +368,43 @@ pub(super) fn encode_packed(history: &[HistoryEntry], packing: Packing) -> Vec<u
 mod tests {
     use super::*;
     use crate::rules::End;
+    use crate::rules::presets::preset;
+
+    /// Rules of the largest set (the bound on a history's length is the
+    /// set's).
+    fn rules() -> Rules {
+        preset("mexican_train").expect("preset").rules(4, None)
+    }
+
+    #[test]
+    fn a_history_longer_than_any_hand_is_refused_unread() {
+        let max = max_hand_moves(&rules(), MAX_SEATS as u8);
+        let pass = [2u8, 0];
+        let bytes: Vec<u8> = pass.iter().copied().cycle().take(2 * (max + 1)).collect();
+        let error = decode_packed(&bytes, Packing::Line, &rules(), "state_token.history")
+            .expect_err("too long");
+        assert_eq!(
+            (error.reason, error.field.as_str()),
+            (ErrorReason::InconsistentState, "state_token.history")
+        );
+        assert!(error.message.contains(&format!("{}", max + 1)), "{error:?}");
+        let readable = vec![
+            encode_entry(
+                &HistoryEntry {
+                    mv: Move::pass(0),
+                    drawn: None
+                },
+                true
+            );
+            max + 1
+        ];
+        let error = decode_entries(&readable, &rules(), "state.history").expect_err("too long");
+        assert_eq!(error.field, "state.history");
+        assert_eq!(
+            decode_packed(&bytes[2..], Packing::Line, &rules(), "h").map(|h| h.len()),
+            Ok(max)
+        );
+    }
 
     #[test]
     fn malformed_packed_moves_are_refused() {
@@ -354,8 +417,8 @@ mod tests {
             ([7 << 5, 0], ErrorReason::MalformedMove),     // no such end
         ];
         for (bytes, reason) in cases {
-            let error =
-                decode_packed(&bytes, Packing::Line, "state_token.history").expect_err("refused");
+            let error = decode_packed(&bytes, Packing::Line, &rules(), "state_token.history")
+                .expect_err("refused");
             assert_eq!(
                 (error.reason, error.field.as_str()),
                 (reason, "state_token.history[0]"),
@@ -397,11 +460,14 @@ mod tests {
         assert_eq!(packed.len(), 3 * entries.len());
         assert_eq!(&packed[3..6], &[0, MEXICAN_BYTE, 9]); // 3-3 is tile 9
         assert_eq!(
-            decode_packed(&packed, Packing::Trains, "h"),
+            decode_packed(&packed, Packing::Trains, &rules(), "h"),
             Ok(entries.to_vec())
         );
         let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
-        assert_eq!(decode_entries(&readable, "h"), Ok(entries.to_vec()));
+        assert_eq!(
+            decode_entries(&readable, &rules(), "h"),
+            Ok(entries.to_vec())
+        );
         // A play names a train (1 + seat up to 8, 9 the Mexican), never an
         // end; other moves name nothing; a line has no end of turn.
         for (bytes, packing) in [
@@ -412,7 +478,10 @@ mod tests {
             (&[3, 0, 0, 0], Packing::Trains),
             (&[3, 0], Packing::Line),
         ] {
-            assert!(decode_packed(bytes, packing, "h").is_err(), "{bytes:?}");
+            assert!(
+                decode_packed(bytes, packing, &rules(), "h").is_err(),
+                "{bytes:?}"
+            );
         }
     }
 
@@ -442,11 +511,14 @@ mod tests {
         ];
         let packed = encode_packed(&entries, Packing::Line);
         assert_eq!(
-            decode_packed(&packed, Packing::Line, "h"),
+            decode_packed(&packed, Packing::Line, &rules(), "h"),
             Ok(entries.to_vec())
         );
         let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
-        assert_eq!(decode_entries(&readable, "h"), Ok(entries.to_vec()));
+        assert_eq!(
+            decode_entries(&readable, &rules(), "h"),
+            Ok(entries.to_vec())
+        );
         let public = encode_entry(&entries[2], false);
         assert_eq!(
             public.action,

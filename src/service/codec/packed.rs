@@ -137,6 +137,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         history: history::decode_packed(
             &state.history,
             packing(kind),
+            &rules,
             &format!("{prefix}.history"),
         )?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,

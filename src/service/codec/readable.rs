@@ -70,7 +70,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .collect::<Result<Vec<_>, _>>()?;
     let empty_layout = proto::Layout::default();
     let layout = state.layout.as_ref().unwrap_or(&empty_layout);
-    let history = history::decode_entries(&state.history, &field("history"))?;
+    let history = history::decode_entries(&state.history, &rules, &field("history"))?;
     let setup = Setup {
         variant: state.variant.clone(),
         rules,
