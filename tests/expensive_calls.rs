@@ -436,3 +436,125 @@ async fn the_metrics_listener_closes_idle_connections_and_caps_them() {
     let _ = stop.send(());
     metrics.await.expect("stopped");
 }
+
+/// A state padded with moves nobody made (a thousand passes; 300,000 to
+/// 450,000 in a token just under the request limit) is refused by every RPC that reads a state, as a readable
+/// state and as an open token, over gRPC and JSON, before any search or
+/// render: the padding the line games once carried forward.
+#[tokio::test]
+async fn padded_histories_are_refused_by_every_rpc() {
+    let server = TestServer::start().await;
+    let mut engine = server.client().await;
+    for (variant, players) in [
+        ("muggins", 2),
+        ("draw", 3),
+        ("block", 2),
+        ("dominican", 4),
+        ("mexican_train", 4),
+        ("chicken_foot", 2),
+    ] {
+        let deal = |as_token| proto::NewGameRequest {
+            variant: variant.to_owned(),
+            players,
+            seed: Some(42),
+            as_token,
+            ..Default::default()
+        };
+        let update = engine
+            .new_game(deal(false))
+            .await
+            .expect("deal")
+            .into_inner();
+        let mut state = update.state.expect("state");
+        let seat = update.to_act.expect("a seat to act");
+        let pass = proto::HistoryEntry {
+            seat,
+            action: Some(proto::history_entry::Action::Pass(proto::Pass {})),
+        };
+        state.history.extend(std::iter::repeat_n(pass, 1000));
+        let token = engine
+            .new_game(deal(true))
+            .await
+            .expect("deal")
+            .into_inner()
+            .state_token;
+        let mut packed = proto::PackedState::decode(token.as_slice()).expect("an open token");
+        let width = if variant.ends_with("train") || variant.ends_with("foot") {
+            3
+        } else {
+            2
+        };
+        let mut padding = vec![0u8; width];
+        padding[0] = 2 | (u8::try_from(seat).expect("seat") << 2);
+        packed
+            .history
+            .extend(padding.iter().cycle().take(900_000 / width * width));
+        let token = packed.encode_to_vec();
+        let sources: [(proto::play_request::StateSource, &str); 2] = [
+            (state.clone().into(), "state.history"),
+            (token.clone().into(), "state_token.history"),
+        ];
+        for (source, field) in sources {
+            let (view_source, suggest_source) = match &source {
+                proto::play_request::StateSource::State(s) => (
+                    proto::view_request::StateSource::State(s.clone()),
+                    proto::suggest_move_request::StateSource::State(s.clone()),
+                ),
+                proto::play_request::StateSource::StateToken(t) => (
+                    proto::view_request::StateSource::StateToken(t.clone()),
+                    proto::suggest_move_request::StateSource::StateToken(t.clone()),
+                ),
+            };
+            let play = engine
+                .play(proto::PlayRequest {
+                    state_source: Some(source),
+                    r#move: update.legal_moves.first().copied(),
+                    ..Default::default()
+                })
+                .await;
+            let view = engine
+                .view(proto::ViewRequest {
+                    state_source: Some(view_source),
+                    seat,
+                })
+                .await;
+            let suggest = engine
+                .suggest_move(proto::SuggestMoveRequest {
+                    state_source: Some(suggest_source),
+                    seat,
+                    level: proto::BotLevel::Expert as i32,
+                    time_budget_ms: Some(100),
+                    ..Default::default()
+                })
+                .await;
+            for status in [play.map(|_| ()), view.map(|_| ()), suggest.map(|_| ())] {
+                let status = status.expect_err("a padded state is refused");
+                assert_eq!(
+                    status.code(),
+                    tonic::Code::InvalidArgument,
+                    "{variant}: {status:?}"
+                );
+                assert_eq!(
+                    reason(&status),
+                    ErrorReason::InconsistentState.as_str_name(),
+                    "{variant}: {status:?}"
+                );
+                assert!(
+                    status.message().contains(field),
+                    "{variant}: {}",
+                    status.message()
+                );
+            }
+        }
+        // Over JSON too.
+        let body = serde_json::json!({ "state": serde_json::to_value(&state).expect("json"), "seat": seat });
+        let answer = post_json(&format!("{}/v1/View", server.url()), body.to_string()).await;
+        assert_eq!(answer.status, http::StatusCode::BAD_REQUEST, "{variant}");
+        assert_eq!(
+            answer.json()["reason"],
+            "ERROR_REASON_INCONSISTENT_STATE",
+            "{variant}"
+        );
+    }
+    server.stop().await;
+}
