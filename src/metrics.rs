@@ -69,6 +69,9 @@ pub struct Metrics {
     pub refusals: Family<ReasonLabels, Counter>,
     /// Connections open now.
     pub connections: Gauge,
+    /// Connections closed at once because they held answers they did not
+    /// read while the server's answer budget was spent.
+    pub evicted: Counter,
 }
 
 /// Latency buckets, in seconds: 50 µs to 5 s.
@@ -90,6 +93,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let shed = Family::<ReasonLabels, Counter>::default();
     let refusals = Family::<ReasonLabels, Counter>::default();
     let connections = Gauge::default();
+    let evicted = Counter::default();
     registry.register(
         "pips_calls",
         "Calls answered, by RPC, protocol and gRPC code",
@@ -120,6 +124,11 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Connections open now",
         connections.clone(),
     );
+    registry.register(
+        "pips_connections_evicted",
+        "Connections closed at once for holding unread answers while the answer budget was spent",
+        evicted.clone(),
+    );
     registry.register_collector(Box::new(ProcessCollector));
     Metrics {
         registry,
@@ -129,6 +138,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         shed,
         refusals,
         connections,
+        evicted,
     }
 });
 

@@ -9,7 +9,12 @@
 //!   run out, graceful shutdown).
 //! - `connection`: one connection: HTTP/1.1 and HTTP/2 settings, the
 //!   header and idle timeouts.
-//! - `guard`: the limits of one call (body arrival, concurrency, timeout).
+//! - `guard`: the limits of one call (body arrival, concurrency, timeout,
+//!   the answer held until written).
+//! - `answers`: the answer budget every unwritten answer byte is held
+//!   against, and the eviction of connections that do not read.
+//! - `answer_body`: an answer read whole, handed to the connection a
+//!   chunk at a time, each holding its part of the budget until written.
 //! - `coalescing_stream`: accepted connections as the HTTP stacks see them
 //!   (small frames copied into one write).
 
@@ -24,17 +29,19 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::proto;
 
+mod answer_body;
+mod answers;
 mod coalescing_stream;
 mod connection;
 mod guard;
 mod listen;
 pub mod tls;
 
-use crate::proto::domino_engine_service_server::DominoEngineServiceServer;
 use crate::service::custody::Custody;
 use crate::service::keys::StateKeys;
 use crate::service::pool::PoolSize;
-use crate::service::{Engine, connect, grpc_replay, http_api};
+use crate::service::{Engine, connect, grpc_unary, http_api};
+use answers::AnswerBudget;
 use connection::ConnectionLimits;
 use guard::Limits;
 
@@ -103,9 +110,11 @@ pub struct Config {
     /// Calls of one connection that may wait for their bodies at once (its
     /// share of `max_waiting_bodies`).
     pub max_waiting_bodies_per_connection: usize,
-    /// Bytes of large answers (over 64 KiB: long replays) that may wait to
-    /// be written, server-wide; one connection may hold an eighth of it. An
-    /// answer beyond either is refused with `RESOURCE_EXHAUSTED`.
+    /// Bytes of answers that may wait to be written, server-wide (every
+    /// answer, whatever its size or protocol); one connection may hold an
+    /// eighth of it. An answer beyond the connection's share is refused
+    /// with `RESOURCE_EXHAUSTED`; when the server's is spent, the
+    /// connection holding the most unread answers is closed.
     pub max_answer_bytes: usize,
     /// TLS for every protocol on the port (see [`tls::config`]); none:
     /// plaintext.
@@ -157,7 +166,10 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health
-        .set_serving::<DominoEngineServiceServer<Engine>>()
+        .set_service_status(
+            "pips.v1.DominoEngineService",
+            tonic_health::ServingStatus::Serving,
+        )
         .await;
 
     let descriptor_sets = [
@@ -200,32 +212,28 @@ pub async fn run(
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
-        .add_service(reflection_v1alpha.build_v1alpha()?)
-        .add_service(
-            DominoEngineServiceServer::new(engine.clone())
-                .max_decoding_message_size(config.max_request_bytes),
-        );
+        .add_service(reflection_v1alpha.build_v1alpha()?);
     let limits = Arc::new(Limits {
         max_request_bytes: config.max_request_bytes,
         body_timeout: config.body_timeout,
         waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
         request_timeout: config.request_timeout,
         slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
-        answers: Arc::new(Semaphore::new(config.max_answer_bytes / guard::ANSWER_UNIT)),
+        answers: AnswerBudget::new(config.max_answer_bytes),
     });
-    // gRPC's Replay is served off the async workers (decoding included);
-    // tonic's generated handler serves the other RPCs.
-    let replay = Arc::new(grpc_replay::GrpcReplay {
-        engine: engine.clone(),
-        max_request_bytes: config.max_request_bytes,
-    });
+    let answers = Arc::clone(&limits.answers);
+    // The engine's RPCs over gRPC are served by the dispatch the JSON API
+    // and Connect share (large requests decoded, run and encoded on the
+    // work pool); tonic serves health and reflection.
+    let mut engine_rpcs = axum::Router::new();
+    for rpc in http_api::RPC_NAMES {
+        let path = format!("{}{rpc}", connect::SERVICE_PATH);
+        engine_rpcs = engine_rpcs.route(&path, axum::routing::post(grpc_unary::serve));
+    }
     let app = grpc
         .routes()
         .into_axum_router()
-        .route(
-            grpc_replay::PATH,
-            axum::routing::post(grpc_replay::serve).with_state(replay),
-        )
+        .merge(engine_rpcs.with_state(Arc::clone(&api)))
         // gRPC-Web calls become gRPC calls (on the gRPC routes only: the
         // layer refuses other HTTP/1.1 requests).
         .layer(tonic_web::GrpcWebLayer::new())
@@ -239,16 +247,14 @@ pub async fn run(
         .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
         .layer(tower::util::option_layer(cors_layer(&config.cors_origins)));
     let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
-    listen::serve(
-        listener,
-        app,
-        connection_limits(&config),
-        config.max_connections,
+    let how = listen::Listening {
+        limits: connection_limits(&config),
+        answers,
+        max_connections: config.max_connections,
         tls,
-        true,
-        shutdown,
-    )
-    .await;
+        counted: true,
+    };
+    listen::serve(listener, app, how, shutdown).await;
     tracing::info!("pips has shut down");
     Ok(())
 }
@@ -283,16 +289,15 @@ pub async fn serve_metrics(
         drain: Duration::from_secs(1),
         ..connection_limits(config)
     };
-    listen::serve(
-        listener,
-        crate::metrics::router(),
+    let how = listen::Listening {
         limits,
-        Some(METRICS_MAX_CONNECTIONS),
-        None,
-        false,
-        shutdown,
-    )
-    .await;
+        // (Its answers are a scrape's, not held: its budget is its own.)
+        answers: AnswerBudget::new(config.max_answer_bytes),
+        max_connections: Some(METRICS_MAX_CONNECTIONS),
+        tls: None,
+        counted: false,
+    };
+    listen::serve(listener, crate::metrics::router(), how, shutdown).await;
 }
 
 /// Cross-origin access for browsers (the JSON API, Connect and gRPC-Web): none

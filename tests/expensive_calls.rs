@@ -17,7 +17,8 @@ use pips::service::Engine;
 use pips::service::pool::PoolSize;
 use prost::Message;
 use server::{
-    TestServer, a_choice, grpc_frame, http2, post_json, record, send, stalled_http2_calls,
+    TestServer, a_choice, grpc_frame, http2, http2_watched, post_json, record, send,
+    stalled_http2_calls,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -243,69 +244,68 @@ async fn unread_replay(
 #[tokio::test]
 async fn unread_answers_hold_a_bounded_budget_that_frees_when_they_go() {
     let request = record(2_500);
-    let answer_units = Engine::default()
+    // What an unread answer holds: its gRPC frame, in KiB.
+    let answer_units = (Engine::default()
         .replay(&request)
         .expect("replayed")
         .encoded_len()
-        .div_ceil(1024)
-        + 1;
+        + 5)
+    .div_ceil(1024);
+    let small_units = pips::service::engine::list_variants()
+        .encoded_len()
+        .div_ceil(1024);
     assert!(answer_units > 64, "a large answer: {answer_units} KiB");
-    // A connection may hold one and a half answers, the server twelve.
+    assert!(small_units > 4, "ListVariants: {small_units} KiB");
+    // The server holds twelve answers and 4 KiB more, a connection an
+    // eighth of it (one and a half answers).
     let server = TestServer::start_with(Config {
-        max_answer_bytes: 8 * 1024 * (answer_units + answer_units / 2),
+        max_answer_bytes: 1024 * (12 * answer_units + 4),
         ..Config::default()
     })
     .await;
-    let first = http2(server.addr).await;
+    let (first, first_driver) = http2_watched(server.addr, 0).await;
     let (_held, status) = unread_replay(&first, server.addr, &request).await;
     assert!(status.is_none(), "{status:?}");
     let (_, status) = unread_replay(&first, server.addr, &request).await;
     let status = status.expect("refused");
     assert!(overloaded(&status), "{status:?}");
     assert!(status.message().contains("this connection"), "{status:?}");
-    // Eleven more connections fill the server's budget.
+    // Eleven more connections that read nothing fill the server's budget.
     let mut connections = Vec::new();
     for _ in 0..11 {
-        let sender = http2(server.addr).await;
+        let (sender, driver) = http2_watched(server.addr, 0).await;
         let (held, status) = unread_replay(&sender, server.addr, &request).await;
         assert!(status.is_none(), "{status:?}");
-        connections.push((sender, held));
+        connections.push((sender, driver, held));
     }
-    let last = http2(server.addr).await;
-    let (_, status) = unread_replay(&last, server.addr, &request).await;
-    let status = status.expect("refused");
-    assert!(overloaded(&status), "{status:?}");
-    assert!(status.message().contains("the server"), "{status:?}");
-    // Small answers hold nothing: cheap calls are served meanwhile.
+    // The budget is spent: a call from a client that reads its answers
+    // closes the connection holding the most unread ones, and is served.
     let mut client = server.client().await;
     client
         .list_variants(proto::ListVariantsRequest {})
         .await
-        .expect("a small answer");
-    // Reading an answer frees its part.
-    let (_, mut body) = connections.pop().expect("a connection");
-    while let Some(chunk) = body.data().await {
-        let chunk = chunk.expect("data");
-        let _ = body.flow_control().release_capacity(chunk.len());
-    }
-    let (_, status) = unread_replay(&last, server.addr, &request).await;
-    assert!(
-        status.is_none(),
-        "room after an answer was read: {status:?}"
-    );
-    // Closing the connections frees theirs.
-    drop(connections);
-    let fresh = http2(server.addr).await;
-    let mut freed = false;
+        .expect("served once a hoarder is closed");
+    let mut closed = 0;
     for _ in 0..50 {
-        let (_, status) = unread_replay(&fresh, server.addr, &request).await;
-        if status.is_none() {
-            freed = true;
+        closed = connections
+            .iter()
+            .map(|(_, driver, _)| driver)
+            .chain([&first_driver])
+            .filter(|driver| driver.is_finished())
+            .count();
+        if closed > 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(freed, "the closed connections' answers were not released");
+    assert_eq!(closed, 1, "one hoarder closed");
+    // Closing the connections frees theirs: a long answer fits again, for
+    // a client that reads it.
+    for (_, driver, _) in &connections {
+        driver.abort();
+    }
+    first_driver.abort();
+    client.replay(request).await.expect("room again");
     server.stop().await;
 }
 
@@ -556,5 +556,137 @@ async fn padded_histories_are_refused_by_every_rpc() {
             "{variant}"
         );
     }
+    server.stop().await;
+}
+
+/// Small answers count too: connections that open every stream they may
+/// for `ListVariants` (8 KiB an answer) and read nothing hold no more than
+/// the server's budget; once it is spent they are closed, the fattest
+/// first, while a client that reads is served.
+#[tokio::test]
+async fn small_unread_answers_count_against_the_budget() {
+    let server = TestServer::start_with(Config {
+        max_answer_bytes: 2 * 1024 * 1024,
+        ..Config::default()
+    })
+    .await;
+    let mut hoarders = Vec::new();
+    for _ in 0..20 {
+        let (sender, driver) = http2_watched(server.addr, 0).await;
+        let mut heads = Vec::new();
+        for _ in 0..100 {
+            let Ok(mut ready) = sender.clone().ready().await else {
+                break;
+            };
+            let head = http::Request::post(format!(
+                "http://{}/pips.v1.DominoEngineService/ListVariants",
+                server.addr
+            ))
+            .header(header::CONTENT_TYPE, "application/grpc")
+            .header("te", "trailers")
+            .body(())
+            .expect("request");
+            let Ok((answer, mut body)) = ready.send_request(head, false) else {
+                break;
+            };
+            let _ = body.send_data(Bytes::from(grpc_frame(0, &[])), true);
+            heads.push(answer);
+        }
+        // Each answer's head comes (its body never read).
+        for head in heads {
+            let _ = tokio::time::timeout(WITHIN, head).await;
+        }
+        hoarders.push(driver);
+        // A client that reads is served throughout.
+        let mut client = server.client().await;
+        client
+            .list_variants(proto::ListVariantsRequest {})
+            .await
+            .expect("a reading client is served");
+    }
+    // 20 connections asked for 2,000 answers of 8 KiB (16 MB); the budget
+    // holds 2 MiB, about two and a half connections' worth.
+    let open = hoarders
+        .iter()
+        .filter(|driver| !driver.is_finished())
+        .count();
+    assert!(open <= 4, "{open} hoarding connections still open");
+    for driver in hoarders {
+        driver.abort();
+    }
+    server.stop().await;
+}
+
+/// A body over the limit is refused before it is read, and the rest of it
+/// read and discarded: a client that sends its whole body before reading
+/// (as Python's `http.client` and `requests` and Node's `fetch` do) reads
+/// the 413 and its reason rather than a broken pipe; so does an HTTP/2
+/// client (gRPC) that sends a message over the limit.
+#[tokio::test]
+async fn an_early_refusal_is_read_by_a_client_that_sends_its_whole_body_first() {
+    let server = TestServer::start().await;
+    // (Larger than loopback's socket buffers take before the server reads.)
+    let body = format!(r#"{{"variant":"{}"}}"#, "a".repeat(8_000_000));
+    for _ in 0..10 {
+        let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+        let head = format!(
+            "POST /v1/NewGame HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.expect("head");
+        stream
+            .write_all(body.as_bytes())
+            .await
+            .expect("the whole body is taken");
+        let mut answer = vec![0u8; 4096];
+        let read = tokio::time::timeout(WITHIN, stream.read(&mut answer))
+            .await
+            .expect("answered")
+            .expect("read");
+        let answer = String::from_utf8_lossy(&answer[..read]);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(
+            answer.contains("ERROR_REASON_REQUEST_TOO_LARGE"),
+            "{answer}"
+        );
+    }
+    // gRPC: a message over the limit, sent whole, then the status read.
+    let sender = http2(server.addr).await;
+    let mut sender = sender.ready().await.expect("a stream");
+    let head = http::Request::post(format!(
+        "http://{}/pips.v1.DominoEngineService/NewGame",
+        server.addr
+    ))
+    .header(header::CONTENT_TYPE, "application/grpc")
+    .header("te", "trailers")
+    .body(())
+    .expect("request");
+    let (answer, mut outgoing) = sender.send_request(head, false).expect("sent");
+    let message = proto::NewGameRequest {
+        variant: "a".repeat(2_000_000),
+        ..Default::default()
+    };
+    let frame = Bytes::from(grpc_frame(0, &message.encode_to_vec()));
+    let mut sent = 0;
+    while sent < frame.len() {
+        outgoing.reserve_capacity(frame.len() - sent);
+        let room = std::future::poll_fn(|cx| outgoing.poll_capacity(cx))
+            .await
+            .expect("room")
+            .expect("capacity");
+        let end = (sent + room).min(frame.len());
+        outgoing
+            .send_data(frame.slice(sent..end), end == frame.len())
+            .expect("sent");
+        sent = end;
+    }
+    let head = tokio::time::timeout(WITHIN, answer)
+        .await
+        .expect("answered")
+        .expect("a head");
+    let status = tonic::Status::from_header_map(head.headers()).expect("a status");
+    assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
+    assert_eq!(reason(&status), ErrorReason::RequestTooLarge.as_str_name());
     server.stop().await;
 }

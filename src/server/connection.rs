@@ -24,6 +24,7 @@ use tokio::sync::{Notify, Semaphore, watch};
 use tokio::time::Instant;
 use tower::ServiceExt;
 
+use super::answers::{AnswerBudget, ConnectionAnswers};
 use crate::service::pool::ConnectionId;
 
 /// How long an idle connection may take to close after it is told to.
@@ -49,8 +50,8 @@ pub struct ConnectionLimits {
     /// Calls of one connection that may wait for their bodies at once (its
     /// share of the server's waiting places).
     pub waiting_per_connection: usize,
-    /// Bytes of large answers one connection may have unwritten at once
-    /// (its share of the server's answer budget).
+    /// Bytes of answers one connection may have unwritten at once (its
+    /// share of the server's answer budget).
     pub answer_bytes_per_connection: usize,
 }
 
@@ -60,8 +61,9 @@ pub struct ConnectionLimits {
 pub struct ConnectionShare {
     /// Its waiting places for bodies still arriving.
     pub waiting: Arc<Semaphore>,
-    /// Its share of the answer budget, in the guard's units.
-    pub answers: Arc<Semaphore>,
+    /// Its share of the answer budget (and the signal to close it at once
+    /// when it holds answers it does not read).
+    pub answers: Arc<ConnectionAnswers>,
 }
 
 /// The next connection's number.
@@ -186,12 +188,14 @@ impl Drop for InFlight {
 
 /// Serves `stream` with `app` until the connection closes, idles too long,
 /// or `shutdown` changes (then it finishes what is in flight, within the
-/// grace).
+/// grace); its share of `answers` is listed while it is served, and it is
+/// closed at once should the budget evict it.
 pub async fn serve<S>(
     stream: S,
     app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
+    answers: &Arc<AnswerBudget>,
     mut shutdown: watch::Receiver<bool>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
@@ -199,11 +203,10 @@ pub async fn serve<S>(
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
     let id = ConnectionId(NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed));
+    let place = answers.connection(limits.answer_bytes_per_connection);
     let share = ConnectionShare {
         waiting: Arc::new(Semaphore::new(limits.waiting_per_connection)),
-        answers: Arc::new(Semaphore::new(
-            limits.answer_bytes_per_connection / super::guard::ANSWER_UNIT,
-        )),
+        answers: Arc::clone(place.answers()),
     };
     let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
         let in_flight = requests.begin();
@@ -223,6 +226,12 @@ pub async fn serve<S>(
             if let Err(error) = result {
                 tracing::debug!(%error, "connection ended with an error");
             }
+            return;
+        }
+        () = place.answers().closed() => {
+            // It holds answers it does not read while the budget is spent:
+            // dropped at once, with them.
+            tracing::debug!("connection evicted");
             return;
         }
         () = activity.idle_too_long(limits) => ("idle", IDLE_GRACE),

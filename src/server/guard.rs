@@ -14,10 +14,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
+use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use bytes::BytesMut;
+use http_body_util::BodyExt;
 use tokio::sync::Semaphore;
 use tonic::Code;
 use tracing::Instrument;
@@ -25,21 +27,15 @@ use tracing::Instrument;
 use crate::metrics::{CallLabels, METRICS, ReasonLabels};
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
-use crate::service::answer_body::AnswerBody;
 use crate::service::connect::connect_timeout;
 use crate::service::error::{RefusedWith, grpc_code_name};
 use crate::service::grpc_codec::grpc_timeout;
 use crate::service::http_api::{Protocol, RPC_NAMES, refusal};
 use crate::service::pool::CallDeadline;
 
+use super::answer_body::AnswerBody;
+use super::answers::{ANSWER_UNIT, AnswerBudget, ConnectionAnswers, Full, Held, STREAM_RESERVE};
 use super::connection::ConnectionShare;
-
-/// Answers of at most this many bytes hold nothing of the answer budget:
-/// what they can hold is bounded by the streams a connection may open.
-pub const SMALL_ANSWER_BYTES: usize = 64 * 1024;
-
-/// The answer budget is counted in these units (semaphore permits).
-pub const ANSWER_UNIT: usize = 1024;
 
 /// The limits, shared by every connection.
 #[derive(Debug)]
@@ -56,8 +52,9 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// One permit per call that may run at once.
     pub slots: Arc<Semaphore>,
-    /// One permit per KiB of large answers not yet written, server-wide.
-    pub answers: Arc<Semaphore>,
+    /// Every answer byte not yet written, server-wide, and the
+    /// connections holding them.
+    pub answers: Arc<AnswerBudget>,
 }
 
 impl Limits {
@@ -78,6 +75,13 @@ impl Limits {
 /// reflection): their body is not buffered first.
 fn streams_its_request(path: &str) -> bool {
     path.starts_with("/grpc.reflection.")
+}
+
+/// Calls whose answer is a stream made as it goes (gRPC reflection, a
+/// health watch): it holds a fixed reservation of the answer budget for
+/// its life, instead of its bytes.
+fn streams_its_answer(path: &str) -> bool {
+    streams_its_request(path) || path == "/grpc.health.v1.Health/Watch"
 }
 
 /// Runs `request` under the limits, and counts it (`pips_calls`, its
@@ -113,18 +117,18 @@ async fn limited(
     let arrived = Instant::now();
     let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
     let share = request.extensions().get::<ConnectionShare>().cloned();
-    let holds_answer = holds_its_answer(request.uri().path());
+    let mine = share.as_ref().map(|share| Arc::clone(&share.answers));
+    let mine = mine.as_deref();
+    let streams_answer = streams_its_answer(request.uri().path());
     if !streams_its_request(request.uri().path()) {
         request = match buffered(request, limits, protocol, share.as_ref()).await {
             Ok(request) => request,
-            Err(error) => return refused(protocol, &error),
+            Err(error) => return refused(limits, mine, protocol, &error),
         };
     }
     let Ok(slot) = Arc::clone(&limits.slots).try_acquire_owned() else {
-        return refused(
-            protocol,
-            &ApiError::overloaded("the server is at its concurrency limit; retry later"),
-        );
+        let error = ApiError::overloaded("the server is at its concurrency limit; retry later");
+        return refused(limits, mine, protocol, &error);
     };
     // The client's deadline runs from the call's arrival; the server's
     // timeout from the handler's start.
@@ -134,36 +138,35 @@ async fn limited(
     }
     request.extensions_mut().insert(CallDeadline(deadline));
     let answer = tokio::time::timeout_at(deadline.into(), async {
-        let response = next.run(request).await;
-        if holds_answer {
-            hold_answer(response, limits, share.as_ref()).await
+        if streams_answer {
+            let held = limits
+                .answers
+                .hold(mine, STREAM_RESERVE)
+                .await
+                .map_err(|full| budget_spent(full, STREAM_RESERVE))?;
+            let response = next.run(request).await;
+            Ok(response.map(|body| Body::new(Reserved { body, _held: held })))
         } else {
-            Ok(response)
+            let response = next.run(request).await;
+            hold_answer(response, limits, mine).await
         }
     })
     .await;
     drop(slot);
     match answer {
         Ok(Ok(response)) => response,
-        Ok(Err(error)) => refused(protocol, &error),
-        Err(_) => refused(protocol, &timed_out()),
+        Ok(Err(error)) => refused(limits, mine, protocol, &error),
+        Err(_) => refused(limits, mine, protocol, &timed_out()),
     }
 }
 
-/// Whether a call's answer is held against the answer budget: the engine's
-/// unary RPCs (any protocol). Health and reflection answers are small or
-/// streamed.
-fn holds_its_answer(path: &str) -> bool {
-    path.starts_with("/v1/") || path.starts_with(crate::service::connect::SERVICE_PATH)
-}
-
-/// `response` with its body read whole; a large one holds its bytes
-/// against the connection's share and the server's budget until it has
-/// been written (or the call dropped).
+/// `response` with its body read whole, its bytes held against the
+/// connection's share and the server's answer budget until they have been
+/// written (or the call dropped).
 async fn hold_answer(
     response: Response,
     limits: &Limits,
-    share: Option<&ConnectionShare>,
+    mine: Option<&ConnectionAnswers>,
 ) -> Result<Response, ApiError> {
     let (parts, body) = response.into_parts();
     let collected = body
@@ -172,32 +175,54 @@ async fn hold_answer(
         .map_err(|error| ApiError::internal(format!("cannot write the answer: {error}")))?;
     let trailers = collected.trailers().cloned();
     let data = collected.to_bytes();
-    let mut permits = Vec::new();
-    if data.len() > SMALL_ANSWER_BYTES {
-        let units = data.len().div_ceil(ANSWER_UNIT);
-        let too_many = |whose: &str, budget: &Semaphore| {
-            ApiError::overloaded(format!(
-                "the answer is {} bytes and {whose} has {} KiB of answers left to hold until \
-                 they are read; read the answers in flight, or ask for less (fewer moves \
-                 per Replay)",
-                data.len(),
-                budget.available_permits()
-            ))
-        };
-        let take = |budget: &Arc<Semaphore>| {
-            u32::try_from(units)
-                .ok()
-                .and_then(|units| Arc::clone(budget).try_acquire_many_owned(units).ok())
-        };
-        if let Some(share) = share {
-            permits.push(
-                take(&share.answers).ok_or_else(|| too_many("this connection", &share.answers))?,
-            );
-        }
-        permits.push(take(&limits.answers).ok_or_else(|| too_many("the server", &limits.answers))?);
-    }
-    let body = AnswerBody::new(data, trailers).holding(permits);
+    let held = limits
+        .answers
+        .hold(mine, data.len())
+        .await
+        .map_err(|full| budget_spent(full, data.len()))?;
+    let body = AnswerBody::new(data, trailers).holding(held);
     Ok(Response::from_parts(parts, Body::new(body)))
+}
+
+/// The refusal of an answer of `bytes` the budget has no room for.
+fn budget_spent(full: Full, bytes: usize) -> ApiError {
+    let (whose, left) = match full {
+        Full::Connection { left } => ("this connection", left),
+        Full::Server { left } => ("the server", left),
+    };
+    ApiError::overloaded(format!(
+        "the answer is {bytes} bytes and {whose} has {left} KiB of answers left to hold until \
+         they are read; read the answers in flight, or ask for less (fewer moves per Replay)"
+    ))
+}
+
+/// A streamed answer's body, holding its reservation of the answer budget
+/// until it ends.
+struct Reserved {
+    /// The answer.
+    body: Body,
+    /// The reservation.
+    _held: Held,
+}
+
+impl hyper::body::Body for Reserved {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Counts a call as in flight (`pips_calls_in_flight`) until dropped.
@@ -277,8 +302,16 @@ fn answer_code(response: &Response) -> Code {
     }
 }
 
-/// A refusal, logged (and counted as shed when the server was at a limit).
-fn refused(protocol: &Protocol, error: &ApiError) -> Response {
+/// A refusal, logged (and counted as shed when the server was at a
+/// limit), its bytes held against the answer budget where it has room (a
+/// refusal is a few hundred bytes: one made because the budget is spent
+/// goes unheld).
+fn refused(
+    limits: &Limits,
+    mine: Option<&ConnectionAnswers>,
+    protocol: &Protocol,
+    error: &ApiError,
+) -> Response {
     error.log();
     if error.reason == ErrorReason::Overloaded {
         METRICS
@@ -288,7 +321,11 @@ fn refused(protocol: &Protocol, error: &ApiError) -> Response {
             })
             .inc();
     }
-    refusal(protocol, error)
+    let response = refusal(protocol, error);
+    let Some(held) = limits.answers.try_hold(mine, ANSWER_UNIT) else {
+        return response;
+    };
+    response.map(|body| Body::new(Reserved { body, _held: held }))
 }
 
 /// `request` with its whole body read, within the size limit and the body
@@ -296,7 +333,10 @@ fn refused(protocol: &Protocol, error: &ApiError) -> Response {
 /// once; a body still arriving first takes a waiting place (of its
 /// connection's share, then of the server's), so that calls whose bodies
 /// trickle in cannot pile up without bound nor one connection take every
-/// place. A body declared larger than the limit is refused at once.
+/// place. A body declared larger than the limit is refused at once, and
+/// one found larger as it is read when it passes the limit; the rest of
+/// either is read and discarded for a bounded time ([`drain`]), so that
+/// the client can read the refusal.
 async fn buffered(
     request: Request,
     limits: &Limits,
@@ -310,54 +350,125 @@ async fn buffered(
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
     if declared.is_some_and(|length| length > limit as u64) {
+        drain(request.into_body());
         return Err(ApiError::too_large(limits.max_request_bytes));
     }
-    let (parts, body) = request.into_parts();
-    let mut reading = std::pin::pin!(Limited::new(body, limit).collect());
-    let arrived = std::future::poll_fn(|cx| {
-        std::task::Poll::Ready(match reading.as_mut().poll(cx) {
-            std::task::Poll::Ready(result) => Some(result),
-            std::task::Poll::Pending => None,
+    let (parts, mut body) = request.into_parts();
+    let read = {
+        let mut reading = std::pin::pin!(read_within(&mut body, limit));
+        let arrived = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(match reading.as_mut().poll(cx) {
+                std::task::Poll::Ready(result) => Some(result),
+                std::task::Poll::Pending => None,
+            })
         })
-    })
-    .await;
-    let read = match arrived {
-        Some(result) => Ok(result),
-        None => {
-            let _own_place = match share {
-                Some(share) => Some(Arc::clone(&share.waiting).try_acquire_owned().map_err(
-                    |_| {
-                        ApiError::overloaded(
-                            "this connection has its share of calls waiting for their \
+        .await;
+        match arrived {
+            Some(result) => Ok(result),
+            None => {
+                let _own_place = match share {
+                    Some(share) => Some(Arc::clone(&share.waiting).try_acquire_owned().map_err(
+                        |_| {
+                            ApiError::overloaded(
+                                "this connection has its share of calls waiting for their \
                                  bodies; finish sending those, or retry later",
-                        )
-                    },
-                )?),
-                None => None,
-            };
-            let Ok(_place) = Arc::clone(&limits.waiting).try_acquire_owned() else {
-                return Err(ApiError::overloaded(
-                    "too many calls are waiting for their bodies; retry later",
-                ));
-            };
-            tokio::time::timeout(limits.body_timeout, reading).await
+                            )
+                        },
+                    )?),
+                    None => None,
+                };
+                let Ok(_place) = Arc::clone(&limits.waiting).try_acquire_owned() else {
+                    return Err(ApiError::overloaded(
+                        "too many calls are waiting for their bodies; retry later",
+                    ));
+                };
+                tokio::time::timeout(limits.body_timeout, reading).await
+            }
         }
     };
     let bytes = match read {
         Err(_) => return Err(body_timed_out(limits.body_timeout)),
-        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => {
+        Ok(Err(BodyFault::TooLarge)) => {
+            drain(body);
             return Err(ApiError::too_large(limits.max_request_bytes));
         }
-        Ok(Err(error)) => {
+        Ok(Err(BodyFault::Broken(error))) => {
             return Err(ApiError::invalid(
                 ErrorReason::MalformedRequest,
                 "",
                 format!("cannot read the request body: {error}"),
             ));
         }
-        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Ok(bytes)) => bytes,
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// Why a body could not be read whole.
+enum BodyFault {
+    /// It is larger than the limit.
+    TooLarge,
+    /// The connection failed while it arrived.
+    Broken(axum::Error),
+}
+
+/// The data of `body`, read to its end, if it is at most `limit` bytes
+/// (the body is left where reading stopped). A body that came in one
+/// chunk is not copied.
+async fn read_within(body: &mut Body, limit: usize) -> Result<Bytes, BodyFault> {
+    let mut first: Option<Bytes> = None;
+    let mut more: Option<BytesMut> = None;
+    let mut length = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(data) = frame.map_err(BodyFault::Broken)?.into_data() else {
+            continue;
+        };
+        length = length.saturating_add(data.len());
+        if length > limit {
+            return Err(BodyFault::TooLarge);
+        }
+        match (&mut first, &mut more) {
+            (None, _) => first = Some(data),
+            (Some(head), None) => {
+                let mut joined = BytesMut::with_capacity(length);
+                joined.extend_from_slice(head);
+                joined.extend_from_slice(&data);
+                more = Some(joined);
+            }
+            (Some(_), Some(joined)) => joined.extend_from_slice(&data),
+        }
+    }
+    Ok(match more {
+        Some(joined) => joined.freeze(),
+        None => first.unwrap_or_default(),
+    })
+}
+
+/// The most of a refused body that is still read, and the longest it is
+/// read for, before its connection is closed.
+const DRAIN_BYTES: usize = 16 * 1024 * 1024;
+/// See [`DRAIN_BYTES`].
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
+/// Reads and discards the rest of a refused body in the background, for at
+/// most [`DRAIN_TIME`] and [`DRAIN_BYTES`]: a client that sends its whole
+/// body before it reads (Python's `http.client` and `requests`, Node's
+/// `fetch`) then reads the refusal, where closing at once would have
+/// broken its pipe (the lingering close of nginx and others).
+fn drain(mut body: Body) {
+    tokio::spawn(async move {
+        let mut left = DRAIN_BYTES;
+        let _ = tokio::time::timeout(DRAIN_TIME, async {
+            while let Some(Ok(frame)) = body.frame().await {
+                let read = frame.data_ref().map_or(0, Bytes::len);
+                left = left.saturating_sub(read);
+                if left == 0 {
+                    break;
+                }
+            }
+        })
+        .await;
+    });
 }
 
 /// The handler took too long.
@@ -400,7 +511,7 @@ mod tests {
             waiting: Arc::new(Semaphore::new(0)),
             request_timeout: Duration::from_millis(100),
             slots: Arc::new(Semaphore::new(slots)),
-            answers: Arc::new(Semaphore::new(0)),
+            answers: AnswerBudget::new(1024 * 1024),
         });
         Router::new()
             .route(

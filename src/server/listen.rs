@@ -14,6 +14,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_rustls::TlsAcceptor;
 
+use super::answers::AnswerBudget;
 use super::coalescing_stream::CoalescingStream;
 use super::connection::{self, ConnectionLimits};
 
@@ -101,19 +102,37 @@ impl Drop for OpenConnection {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then stops
-/// accepting and waits for the connections to close (each within its
-/// drain time). `counted`: its connections count in
-/// `pips_connections_open` (the API's do, the metrics listener's do not).
+/// How a listener serves its connections.
+pub struct Listening {
+    /// The protocol settings and timeouts of each connection.
+    pub limits: ConnectionLimits,
+    /// The answer budget its connections hold their unwritten answers of.
+    pub answers: Arc<AnswerBudget>,
+    /// Connections served at once (more wait in the listen backlog).
+    pub max_connections: Option<usize>,
+    /// TLS, if the listener speaks it.
+    pub tls: Option<TlsAcceptor>,
+    /// Whether its connections count in `pips_connections_open` (the
+    /// API's do, the metrics listener's do not).
+    pub counted: bool,
+}
+
+/// Serves `app` on `listener` as `how` says until `shutdown` completes,
+/// then stops accepting and waits for the connections to close (each
+/// within its drain time).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: ConnectionLimits,
-    max_connections: Option<usize>,
-    tls: Option<TlsAcceptor>,
-    counted: bool,
+    how: Listening,
     shutdown: impl Future<Output = ()>,
 ) {
+    let Listening {
+        limits,
+        answers,
+        max_connections,
+        tls,
+        counted,
+    } = how;
     let builder = Arc::new(limits.builder());
     let slots = max_connections.map(|n| Arc::new(Semaphore::new(n)));
     let (stop, stopping) = watch::channel(false);
@@ -158,12 +177,13 @@ pub async fn serve(
             tracing::debug!(%error, "cannot set TCP_NODELAY");
         }
         let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
+        let answers = Arc::clone(&answers);
         let open = OpenConnection::new(counted);
         let stream = CoalescingStream(stream);
         match tls.clone() {
             None => {
                 connections.spawn(async move {
-                    connection::serve(stream, app, builder, limits, stopping).await;
+                    connection::serve(stream, app, builder, limits, &answers, stopping).await;
                     drop((slot, open));
                 });
             }
@@ -174,7 +194,8 @@ pub async fn serve(
                         tokio::time::timeout(limits.header_timeout, acceptor.accept(stream));
                     match handshake.await {
                         Ok(Ok(stream)) => {
-                            connection::serve(stream, app, builder, limits, stopping).await;
+                            connection::serve(stream, app, builder, limits, &answers, stopping)
+                                .await;
                         }
                         Ok(Err(error)) => tracing::debug!(%error, "TLS handshake failed"),
                         Err(_) => tracing::debug!("TLS handshake timed out"),

@@ -95,17 +95,23 @@ pub fn connect_timeout(headers: &HeaderMap) -> Option<Duration> {
     value.parse().ok().map(Duration::from_millis)
 }
 
+/// The RPC a request at the engine's gRPC paths calls (its path's last
+/// part; empty elsewhere).
+pub(super) fn rpc_name(request: &Request) -> String {
+    request
+        .uri()
+        .path()
+        .strip_prefix(SERVICE_PATH)
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Answers Connect calls; passes every other request on.
 pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) -> Response {
     if !is_connect(request.method(), request.uri().path(), request.headers()) {
         return next.run(request).await;
     }
-    let rpc = request
-        .uri()
-        .path()
-        .strip_prefix(SERVICE_PATH)
-        .unwrap_or_default()
-        .to_owned();
+    let rpc = rpc_name(&request);
     let call = Call::of(request.extensions());
     let result = match read_request(&rpc, request, api.max_request_bytes).await {
         Ok((encoding, body)) => api
@@ -133,7 +139,7 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) ->
 fn media_type(encoding: Encoding) -> HeaderValue {
     HeaderValue::from_static(match encoding {
         Encoding::Json => "application/json",
-        Encoding::Proto => "application/proto",
+        Encoding::Proto | Encoding::Grpc => "application/proto",
     })
 }
 

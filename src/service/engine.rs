@@ -1,11 +1,10 @@
-//! The `pips.v1.DominoEngineService` gRPC service: each RPC decodes its request,
-//! runs the rules and encodes the answer. It holds no state.
+//! The `pips.v1.DominoEngineService` RPCs: each reads the state of its
+//! request, runs the rules and answers. It holds no state. Every protocol
+//! (gRPC, gRPC-Web, Connect, the JSON API) reaches them through one
+//! dispatch ([`super::http_api::Api::run`]).
 
 use std::sync::{Arc, OnceLock};
 
-use tonic::{Request, Response, Status};
-
-use crate::proto::domino_engine_service_server::DominoEngineService;
 use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, known_ids, preset};
 use crate::rules::{Event, Game, Report, Seat, View};
@@ -16,7 +15,7 @@ use super::codec::{
 };
 use super::custody::{Authority, Custody, Source};
 use super::error::{ApiError, quote};
-use super::pool::{Call, PoolSize, WorkPool};
+use super::pool::{PoolSize, WorkPool};
 
 /// The engine service. It keeps nothing between calls; its only
 /// configuration is how states are kept ([`Custody`]).
@@ -41,10 +40,6 @@ struct Work {
     /// The pool, once started.
     pool: OnceLock<WorkPool>,
 }
-
-/// Replays of at most this many moves run on the calling task: their CPU
-/// is that of a few `Play` calls. Longer ones run on the work pool.
-pub const INLINE_REPLAY_MOVES: usize = 256;
 
 /// The default of [`Engine::with_suggest_cap`].
 pub const DEFAULT_SUGGEST_CAP: std::time::Duration = std::time::Duration::from_millis(200);
@@ -360,28 +355,6 @@ impl Engine {
         })
     }
 
-    /// [`Engine::replay`] for a call: a long record runs on the work pool
-    /// (and may be refused there as `ERROR_REASON_OVERLOADED`), a short one
-    /// at once.
-    ///
-    /// # Errors
-    /// As [`Engine::replay`], or the pool's refusal.
-    pub async fn replay_call(
-        &self,
-        request: proto::ReplayRequest,
-        call: Call,
-    ) -> Result<proto::ReplayResponse, ApiError> {
-        if request.moves.len() <= INLINE_REPLAY_MOVES {
-            return self.replay(&request);
-        }
-        let engine = self.clone();
-        self.pool()
-            .run(call.connection, call.deadline, move || {
-                engine.replay(&request)
-            })
-            .await
-    }
-
     /// Lists the legal moves.
     ///
     /// # Errors
@@ -421,73 +394,5 @@ pub(super) fn not_permitted(field: &str, own: Seat) -> ApiError {
         reason: ErrorReason::SeatNotPermitted,
         field: field.to_owned(),
         message: format!("this token speaks for seat {own} only"),
-    }
-}
-
-/// Wraps a handler's result as a gRPC answer, logging refusals.
-fn respond<T>(result: Result<T, ApiError>) -> Result<Response<T>, Status> {
-    match result {
-        Ok(answer) => {
-            tracing::debug!("answered");
-            Ok(Response::new(answer))
-        }
-        Err(error) => {
-            error.log();
-            Err(Status::from(error))
-        }
-    }
-}
-
-#[tonic::async_trait]
-impl DominoEngineService for Engine {
-    async fn list_variants(
-        &self,
-        _request: Request<proto::ListVariantsRequest>,
-    ) -> Result<Response<proto::ListVariantsResponse>, Status> {
-        Ok(Response::new(list_variants()))
-    }
-
-    async fn new_game(
-        &self,
-        request: Request<proto::NewGameRequest>,
-    ) -> Result<Response<proto::NewGameResponse>, Status> {
-        respond(Engine::new_game(self, request.get_ref()))
-    }
-
-    async fn play(
-        &self,
-        request: Request<proto::PlayRequest>,
-    ) -> Result<Response<proto::PlayResponse>, Status> {
-        respond(Engine::play(self, request.get_ref()))
-    }
-
-    async fn suggest_move(
-        &self,
-        request: Request<proto::SuggestMoveRequest>,
-    ) -> Result<Response<proto::SuggestMoveResponse>, Status> {
-        let call = Call::of(request.extensions());
-        respond(Engine::suggest_move(self, request.get_ref(), call).await)
-    }
-
-    async fn replay(
-        &self,
-        request: Request<proto::ReplayRequest>,
-    ) -> Result<Response<proto::ReplayResponse>, Status> {
-        let call = Call::of(request.extensions());
-        respond(Engine::replay_call(self, request.into_inner(), call).await)
-    }
-
-    async fn legal_moves(
-        &self,
-        request: Request<proto::LegalMovesRequest>,
-    ) -> Result<Response<proto::LegalMovesResponse>, Status> {
-        respond(Engine::legal_moves(self, request.get_ref()))
-    }
-
-    async fn view(
-        &self,
-        request: Request<proto::ViewRequest>,
-    ) -> Result<Response<proto::ViewResponse>, Status> {
-        respond(Engine::view(self, request.get_ref()))
     }
 }

@@ -55,13 +55,16 @@ const FAVICON: &str = include_str!("../../web/favicon.svg");
 const RULE_BOOK: &str = include_str!("../../docs/rules.md");
 
 /// How a message is written: proto3 JSON (the JSON API, Connect's
-/// `application/json`) or protobuf (Connect's `application/proto`).
+/// `application/json`), protobuf (Connect's `application/proto`) or
+/// protobuf in one gRPC frame (gRPC and gRPC-Web).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Encoding {
     /// Canonical proto3 JSON.
     Json,
     /// Protobuf's binary encoding.
     Proto,
+    /// Protobuf's binary encoding in one uncompressed gRPC frame.
+    Grpc,
 }
 
 /// What the JSON routes and the Connect protocol share.
@@ -148,18 +151,39 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
     }
 }
 
-/// `Replay` bodies of at most this many bytes are parsed, run and rendered
-/// on the calling task (a record of a few hundred moves); larger ones on
-/// the work pool.
-const INLINE_REPLAY_BYTES: usize = 16 * 1024;
+/// Requests of at most this many bytes are parsed, run and their answers
+/// rendered on the calling task: every state a match reaches fits (the
+/// largest, Mexican Train's at two seats, about 15 KB as JSON), and each
+/// costs what a few moves cost. Larger ones (a state padded with what no
+/// match holds, a body of junk) are parsed, run and rendered on the
+/// engine's work pool, off the threads that carry every connection.
+pub const INLINE_BODY_BYTES: usize = 32 * 1024;
+
+/// A `Replay` body of at most this many bytes holds a short record (a few
+/// hundred moves, about 16 bytes each in protobuf, 64 in JSON) and is
+/// served on the calling task; a longer record costs as much as its
+/// answer, a few hundred bytes a move, and is served on the work pool.
+const INLINE_REPLAY_MOVES: usize = 256;
+
+/// The largest body of `rpc` in `encoding` served on the calling task.
+fn inline_bytes(rpc: &str, encoding: Encoding) -> usize {
+    match (rpc, encoding) {
+        ("Replay", Encoding::Json) => INLINE_REPLAY_MOVES * 64,
+        ("Replay", Encoding::Proto | Encoding::Grpc) => INLINE_REPLAY_MOVES * 16,
+        _ => INLINE_BODY_BYTES,
+    }
+}
 
 impl Api {
     /// Runs the RPC named `rpc` on `body` written in `encoding`, for `call`;
-    /// the answer in the same encoding. A search (`SuggestMove`) and a long
-    /// `Replay` are CPU work: they run on the engine's work pool.
+    /// the answer in the same encoding. A large body (over
+    /// [`INLINE_BODY_BYTES`]; a `Replay` of over a few hundred moves) is
+    /// parsed, run and rendered on the engine's work pool; a search
+    /// (`SuggestMove` at `expert`) runs there too.
     ///
     /// # Errors
-    /// A malformed body, an unknown RPC, or the RPC's own refusal.
+    /// A malformed body, an unknown RPC, the RPC's own refusal, or the
+    /// pool's (`ERROR_REASON_OVERLOADED`).
     pub async fn run(
         self: &Arc<Self>,
         rpc: String,
@@ -167,23 +191,32 @@ impl Api {
         body: Bytes,
         call: Call,
     ) -> Result<Vec<u8>, ApiError> {
-        match rpc.as_str() {
-            "SuggestMove" => {
-                let request = decode_request::<proto::SuggestMoveRequest>(encoding, &body)?;
-                let answer = self.engine.suggest_move(&request, call).await?;
-                encode_answer(encoding, &answer)
-            }
-            "Replay" if body.len() > INLINE_REPLAY_BYTES => {
-                let api = Arc::clone(self);
+        let large = body.len() > inline_bytes(&rpc, encoding);
+        if rpc == "SuggestMove" {
+            let request = if large {
                 self.engine
                     .pool()
                     .run(call.connection, call.deadline, move || {
-                        api.dispatch(&rpc, encoding, &body)
+                        decode_request::<proto::SuggestMoveRequest>(encoding, &body)
                     })
-                    .await
-            }
-            _ => self.dispatch(&rpc, encoding, &body),
+                    .await?
+            } else {
+                decode_request::<proto::SuggestMoveRequest>(encoding, &body)?
+            };
+            let answer = self.engine.suggest_move(&request, call).await?;
+            return encode_answer(encoding, &answer);
         }
+        if large {
+            let api = Arc::clone(self);
+            return self
+                .engine
+                .pool()
+                .run(call.connection, call.deadline, move || {
+                    api.dispatch(&rpc, encoding, &body)
+                })
+                .await;
+        }
+        self.dispatch(&rpc, encoding, &body)
     }
 
     /// Runs the RPC named `rpc` on `body` on the calling thread; the
@@ -226,16 +259,18 @@ fn decode_request<Req>(encoding: Encoding, body: &[u8]) -> Result<Req, ApiError>
 where
     Req: DeserializeOwned + prost::Message + Default,
 {
-    match encoding {
-        Encoding::Json => parse_json(body),
-        Encoding::Proto => Req::decode(body).map_err(|e| {
-            ApiError::invalid(
-                ErrorReason::MalformedRequest,
-                "",
-                format!("the message is not valid protobuf: {e}"),
-            )
-        }),
-    }
+    let message = match encoding {
+        Encoding::Json => return parse_json(body),
+        Encoding::Proto => body,
+        Encoding::Grpc => super::grpc_unary::unframe(body)?,
+    };
+    Req::decode(message).map_err(|e| {
+        ApiError::invalid(
+            ErrorReason::MalformedRequest,
+            "",
+            format!("the message is not valid protobuf: {e}"),
+        )
+    })
 }
 
 /// Renders an answer in `encoding`.
@@ -247,6 +282,7 @@ where
         Encoding::Json => serde_json::to_vec(answer)
             .map_err(|e| ApiError::internal(format!("cannot render the answer: {e}"))),
         Encoding::Proto => Ok(answer.encode_to_vec()),
+        Encoding::Grpc => Ok(super::grpc_unary::frame(answer)),
     }
 }
 

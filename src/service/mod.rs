@@ -1,7 +1,7 @@
 //! The gRPC face of the rules: proto ⇄ rules conversion and the service.
 //!
-//! - [`engine`]: the `DominoEngineService` service; one function per RPC that
-//!   decodes, runs the rules and encodes.
+//! - [`engine`]: the `DominoEngineService` RPCs; one function per RPC that
+//!   reads the state, runs the rules and answers.
 //! - [`codec`]: wire messages ⇄ rule values, one concept per file
 //!   (primitives, a hand's history, the readable and the packed
 //!   state, rules, answers).
@@ -9,9 +9,8 @@
 //!   and → HTTP statuses with JSON bodies.
 //! - [`grpc_codec`]: the protobuf codec of the generated gRPC code
 //!   (malformed requests refused with a reason).
-//! - [`grpc_replay`]: `Replay` over gRPC served whole off the async workers.
-//! - [`answer_body`]: an answer read whole, holding its share of the
-//!   server's answer budget until written.
+//! - [`grpc_unary`]: the engine's RPCs over gRPC, served by the JSON
+//!   API's dispatch with gRPC's framing (large requests on the work pool).
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
@@ -21,14 +20,13 @@
 //!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
-pub mod answer_body;
 pub mod codec;
 pub mod connect;
 pub mod custody;
 pub mod engine;
 pub mod error;
 pub mod grpc_codec;
-pub mod grpc_replay;
+pub mod grpc_unary;
 pub mod http_api;
 pub mod keys;
 pub mod openapi;

@@ -195,10 +195,27 @@ pub fn grpc_frame(flag: u8, payload: &[u8]) -> Vec<u8> {
 
 /// An HTTP/2 connection to `addr`, driven in the background.
 pub async fn http2(addr: SocketAddr) -> h2::client::SendRequest<Bytes> {
+    http2_watched(addr, 65_535).await.0
+}
+
+/// An HTTP/2 connection to `addr`, driven in the background by the task
+/// returned (which ends when the connection does); `window`: each
+/// stream's flow-control window (0: no answer byte may be sent until the
+/// client reads, which it never does).
+pub async fn http2_watched(
+    addr: SocketAddr,
+    window: u32,
+) -> (
+    h2::client::SendRequest<Bytes>,
+    JoinHandle<Result<(), h2::Error>>,
+) {
     let tcp = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let (sender, connection) = h2::client::handshake(tcp).await.expect("HTTP/2");
-    tokio::spawn(connection);
-    sender
+    let (sender, connection) = h2::client::Builder::new()
+        .initial_window_size(window)
+        .handshake(tcp)
+        .await
+        .expect("HTTP/2");
+    (sender, tokio::spawn(connection))
 }
 
 /// Opens an HTTP/2 connection to `addr` with `streams` calls whose bodies

@@ -1,12 +1,13 @@
-//! A unary answer's body read whole: its bytes and its trailers, with
-//! whatever it holds of the server's budgets until it has been written or
-//! dropped.
+//! A unary answer's body read whole: its bytes and its trailers, with what
+//! it holds of the server's answer budget until each byte has been written
+//! or dropped.
 //!
 //! The bytes are handed to the connection a chunk at a time: the HTTP
 //! stacks take a body's next chunk only when they have room to send it (an
 //! HTTP/2 stream's flow-control window, HTTP/1.1's write buffer), so an
 //! answer its caller does not read stays here, counted, rather than moving
-//! whole into the connection's buffers.
+//! whole into the connection's buffers. Each chunk handed on keeps its part
+//! of the hold until the stack drops it, once written.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -14,7 +15,8 @@ use std::task::{Context, Poll};
 use axum::body::Bytes;
 use http::HeaderMap;
 use hyper::body::Frame;
-use tokio::sync::OwnedSemaphorePermit;
+
+use super::answers::{ANSWER_UNIT, Held};
 
 /// The most bytes handed to the connection at once.
 const CHUNK_BYTES: usize = 32 * 1024;
@@ -26,8 +28,23 @@ pub struct AnswerBody {
     data: Option<Bytes>,
     /// Its trailers (a gRPC status), until sent.
     trailers: Option<HeaderMap>,
-    /// What it holds of the answer budgets (released when it is dropped).
-    held: Vec<OwnedSemaphorePermit>,
+    /// What the bytes not yet handed on hold of the answer budget.
+    held: Option<Held>,
+}
+
+/// A chunk handed to the connection, with its part of the answer's hold
+/// (released when the HTTP stack drops it, once written).
+struct HeldChunk {
+    /// The bytes.
+    bytes: Bytes,
+    /// Their part of the hold.
+    _held: Option<Held>,
+}
+
+impl AsRef<[u8]> for HeldChunk {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 impl AnswerBody {
@@ -37,14 +54,14 @@ impl AnswerBody {
         AnswerBody {
             data: (!data.is_empty()).then_some(data),
             trailers,
-            held: Vec::new(),
+            held: None,
         }
     }
 
-    /// The body, holding `permits` until it is dropped.
+    /// The body, its bytes holding `held` until written.
     #[must_use]
-    pub fn holding(mut self, permits: Vec<OwnedSemaphorePermit>) -> AnswerBody {
-        self.held.extend(permits);
+    pub fn holding(mut self, held: Held) -> AnswerBody {
+        self.held = Some(held);
         self
     }
 }
@@ -57,15 +74,28 @@ impl hyper::body::Body for AnswerBody {
         mut self: Pin<&mut Self>,
         _cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        if let Some(data) = self.data.as_mut() {
+        let this = &mut *self;
+        if let Some(data) = this.data.as_mut() {
             let chunk = if data.len() > CHUNK_BYTES {
                 data.split_to(CHUNK_BYTES)
             } else {
                 std::mem::take(data)
             };
-            if data.is_empty() {
-                self.data = None;
+            let last = data.is_empty();
+            // The chunk's part of the hold: whole units for a chunk, what
+            // is left for the last.
+            let part = match this.held.as_mut() {
+                Some(held) if last => Some(held.split(held.units())),
+                Some(held) => Some(held.split(chunk.len() / ANSWER_UNIT)),
+                None => None,
+            };
+            if last {
+                this.data = None;
             }
+            let chunk = Bytes::from_owner(HeldChunk {
+                bytes: chunk,
+                _held: part,
+            });
             return Poll::Ready(Some(Ok(Frame::data(chunk))));
         }
         Poll::Ready(self.trailers.take().map(|t| Ok(Frame::trailers(t))))
