@@ -690,3 +690,97 @@ async fn an_early_refusal_is_read_by_a_client_that_sends_its_whole_body_first() 
     assert_eq!(reason(&status), ErrorReason::RequestTooLarge.as_str_name());
     server.stop().await;
 }
+
+/// A large request (here a state padded with 40 KB of JSON whitespace, or
+/// of a protobuf field no message has) is parsed, run and answered on the
+/// work pool, never on the threads that carry every connection: while
+/// the pool's one thread is busy with a search, the large `View` (JSON and
+/// gRPC) is refused at once as the pool refuses (and served once it is
+/// free), and the same call in its usual size is served meanwhile.
+#[tokio::test]
+async fn large_requests_are_served_on_the_work_pool() {
+    let server = TestServer::start_with(Config {
+        work_pool: PoolSize {
+            threads: 1,
+            queue: 0,
+        },
+        max_suggest: Duration::from_secs(3),
+        ..Config::default()
+    })
+    .await;
+    let (state, seat) = a_choice(&server).await;
+    let view =
+        serde_json::json!({ "state": serde_json::to_value(&state).expect("json"), "seat": seat })
+            .to_string();
+    let padded_view = format!("{view}{}", " ".repeat(40_000));
+    let grpc_view = proto::ViewRequest {
+        state_source: Some(state.clone().into()),
+        seat,
+    }
+    .encode_to_vec();
+    // Field 1000 (no field of `ViewRequest`: skipped by the decoder), 40 KB.
+    let mut padded_grpc = grpc_view.clone();
+    let unknown = vec![b'x'; 40_000];
+    prost::encoding::bytes::encode(1000, &unknown, &mut padded_grpc);
+    let grpc_view_call = |body: Vec<u8>| {
+        let addr = server.addr;
+        async move {
+            let mut sender = http2(addr).await.ready().await.expect("a stream");
+            let head =
+                http::Request::post(format!("http://{addr}/pips.v1.DominoEngineService/View"))
+                    .header(header::CONTENT_TYPE, "application/grpc")
+                    .header("te", "trailers")
+                    .body(())
+                    .expect("request");
+            let (answer, mut outgoing) = sender.send_request(head, false).expect("sent");
+            outgoing
+                .send_data(Bytes::from(grpc_frame(0, &body)), true)
+                .expect("data");
+            let answer = tokio::time::timeout(WITHIN, answer)
+                .await
+                .expect("in time")
+                .expect("a head");
+            // A refusal is trailers-only: its status is in the head.
+            tonic::Status::from_header_map(answer.headers())
+        }
+    };
+    // The search takes the pool's one thread.
+    let mut searcher = server.client().await;
+    let search_state = state.clone();
+    let search = tokio::spawn(async move {
+        searcher
+            .suggest_move(expert(&search_state, seat, 2_000))
+            .await
+    });
+    let url = format!("{}/v1/View", server.url());
+    let mut refused = false;
+    for _ in 0..20 {
+        let answer = post_json(&url, padded_view.clone()).await;
+        if answer.status == http::StatusCode::TOO_MANY_REQUESTS {
+            refused = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(refused, "a large View waited for the pool");
+    let status = grpc_view_call(padded_grpc.clone()).await.expect("refused");
+    assert!(overloaded(&status), "{status:?}");
+    assert!(!search.is_finished(), "refused while the search ran");
+    // The usual sizes are served meanwhile, on the calling task.
+    assert_eq!(
+        post_json(&url, view.clone()).await.status,
+        http::StatusCode::OK
+    );
+    assert!(
+        grpc_view_call(grpc_view).await.is_none(),
+        "a small gRPC View is served"
+    );
+    search.await.expect("joined").expect("a move");
+    // The pool free, the large ones are served alike.
+    let small = post_json(&url, view).await;
+    let large = post_json(&url, padded_view).await;
+    assert_eq!(large.status, http::StatusCode::OK);
+    assert_eq!(large.json(), small.json());
+    assert!(grpc_view_call(padded_grpc).await.is_none(), "served");
+    server.stop().await;
+}
