@@ -121,9 +121,11 @@ struct Cli {
         default_value_t = 16
     )]
     max_waiting_bodies_per_connection: usize,
-    /// Bytes of large answers (over 64 KiB, such as long replays) that may
-    /// wait to be written, server-wide; one connection may hold an eighth.
-    /// An answer beyond either is refused (RESOURCE_EXHAUSTED).
+    /// Bytes of answers (every answer, whatever its size or protocol) that
+    /// may wait to be written, server-wide; one connection may hold an
+    /// eighth, and an answer beyond its share is refused
+    /// (RESOURCE_EXHAUSTED). When the server's is spent, the connection
+    /// holding the most unread answers is closed.
     #[arg(long, env = "PIPS_MAX_ANSWER_BYTES", default_value_t = 64 * 1024 * 1024)]
     max_answer_bytes: usize,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).

@@ -251,6 +251,7 @@ pub async fn run(
         limits: connection_limits(&config),
         answers,
         max_connections: config.max_connections,
+        replace_idle: false,
         tls,
         counted: true,
     };
@@ -294,6 +295,7 @@ pub async fn serve_metrics(
         // (Its answers are a scrape's, not held: its budget is its own.)
         answers: AnswerBudget::new(config.max_answer_bytes),
         max_connections: Some(METRICS_MAX_CONNECTIONS),
+        replace_idle: true,
         tls: None,
         counted: false,
     };

@@ -17,7 +17,7 @@ use tokio::net::TcpStream;
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
 
-use super::costly;
+use super::{costly, hostile};
 
 /// One way of misbehaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -56,6 +56,21 @@ pub enum Attack {
     /// deadlines of 20–150 ms, under the server's cap; every call must be
     /// answered with a move.
     SuggestDeadlines,
+    /// `--attackers` connections, each looping one request of about a
+    /// megabyte: states padded with moves nobody made (`Play` with an open
+    /// token, `View` over gRPC and JSON, an `expert` `SuggestMove`), which
+    /// must be refused, and valid `View`s padded to a megabyte, which must
+    /// be served.
+    HostileStates,
+    /// HTTP/2 connections with a flow-control window of 0, each opening
+    /// every stream it may for `ListVariants` (gRPC, JSON or Connect GET, a
+    /// third each) and reading none of the answers; reconnecting when
+    /// closed.
+    UnreadSmall,
+    /// HTTP/1.1 clients that send a 2 MB body (over the limit) whole
+    /// before reading the answer, as Python's `http.client` does; the 413s
+    /// they read are counted.
+    OversizeBodies,
 }
 
 /// What the attacks aim at, and what they send.
@@ -74,6 +89,11 @@ pub struct Target {
     pub deadlines: Arc<costly::Deadlines>,
     /// How the flooding calls were answered.
     pub outcomes: Arc<costly::Outcomes>,
+    /// The requests of `hostile-states`.
+    pub hostile: Vec<hostile::Hostile>,
+    /// How the hostile requests (or the oversize bodies, or the scrapes)
+    /// were answered.
+    pub answered: Arc<hostile::Answered>,
 }
 
 /// Gives each of `calls` callers one of at most 64 connections to `addr`.
@@ -169,6 +189,19 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
                         Some(metrics) => costly::hold_metrics(metrics, stop).await.is_ok(),
                         None => false,
                     },
+                    Attack::HostileStates => {
+                        let request = target.hostile[i % target.hostile.len()].clone();
+                        let answered = Arc::clone(&target.answered);
+                        hostile::send_hostile(addr, request, stop, answered)
+                            .await
+                            .is_ok()
+                    }
+                    Attack::UnreadSmall => hostile::unread_small(addr, i, stop).await.is_ok(),
+                    Attack::OversizeBodies => {
+                        hostile::oversize_whole(addr, stop, Arc::clone(&target.answered))
+                            .await
+                            .is_ok()
+                    }
                     Attack::ReplayFlood | Attack::SuggestFlood | Attack::SuggestDeadlines => false,
                 };
                 if !held {

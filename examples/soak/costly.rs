@@ -387,13 +387,13 @@ pub async fn play_well_split(addr: SocketAddr, seed: u64, stop: Instant, calls: 
 
 /// A minimal HTTP/1.1 keep-alive client: a request's header and body in
 /// two writes, the answer read by its `content-length`.
-struct Http1 {
+pub struct Http1 {
     stream: TcpStream,
     buffer: Vec<u8>,
 }
 
 impl Http1 {
-    fn new(stream: TcpStream) -> Http1 {
+    pub fn new(stream: TcpStream) -> Http1 {
         let _ = stream.set_nodelay(true);
         Http1 {
             stream,
@@ -401,7 +401,7 @@ impl Http1 {
         }
     }
 
-    async fn post(&mut self, path: &str, body: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
+    pub async fn post(&mut self, path: &str, body: &[u8]) -> std::io::Result<(u16, Vec<u8>)> {
         let head = format!(
             "POST {path} HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
              content-length: {}\r\n\r\n",

@@ -27,6 +27,7 @@
 
 mod attacks;
 mod costly;
+mod hostile;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -79,6 +80,11 @@ struct Args {
     /// `--attack metrics-hold`.
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
+    /// Run the attackers at the clients' priority, sharing the cores with
+    /// the server as a local attacker would (by default they run at the
+    /// lowest, standing for machines of their own).
+    #[arg(long)]
+    attackers_share_cores: bool,
     /// The size of the long record the `Replay` attacks send, in bytes
     /// (default: just under the server's default request limit).
     #[arg(long, default_value_t = 1_000_000)]
@@ -419,7 +425,14 @@ async fn under_attack(
         suggest,
         deadlines: Arc::new(costly::Deadlines::default()),
         outcomes: Arc::new(costly::Outcomes::default()),
+        hostile: if attack == Attack::HostileStates {
+            hostile::hostile_requests()
+        } else {
+            Vec::new()
+        },
+        answered: Arc::new(hostile::Answered::default()),
     });
+    let scrapes = Arc::new(hostile::Answered::default());
     println!(
         "attack {attack:?}: {} attackers, {} well-behaved clients ({}); a long record has {} moves \
          ({} bytes as protobuf, {} as JSON)",
@@ -446,10 +459,15 @@ async fn under_attack(
     // answers) stands for a machine of their own rather than taking the
     // cores from the server and the measured clients; what they send is
     // unchanged, and how many of their calls were answered is printed.
+    let share_cores = args.attackers_share_cores;
     let attack_runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("attacker")
-        .on_thread_start(lowest_priority)
+        .on_thread_start(move || {
+            if !share_cores {
+                lowest_priority();
+            }
+        })
         .enable_all()
         .build()?;
     for (phase, seconds) in PHASES {
@@ -471,6 +489,16 @@ async fn under_attack(
                 stop,
             ))
         });
+        // Under `metrics-hold`, a scraper (at the clients' priority) must
+        // get through in every phase.
+        let scraper = match (attack, args.metrics_addr) {
+            (Attack::MetricsHold, Some(metrics)) => Some(tokio::spawn(hostile::scrape(
+                metrics,
+                stop,
+                Arc::clone(&scrapes),
+            ))),
+            _ => None,
+        };
         let clients: Vec<_> = channels
             .iter()
             .enumerate()
@@ -500,6 +528,9 @@ async fn under_attack(
         }
         for client in clients {
             let _ = client.await;
+        }
+        if let Some(scraper) = scraper {
+            let _ = scraper.await;
         }
         if let Some(attackers) = attackers {
             let _ = attackers.await;
@@ -541,6 +572,28 @@ async fn under_attack(
     );
     if answered + refused > 0 {
         println!("attack calls: {answered} answered, {refused} refused or failed");
+    }
+    let (expected, otherwise) = (
+        target.answered.expected.load(Ordering::Relaxed),
+        target.answered.otherwise.load(Ordering::Relaxed),
+    );
+    match attack {
+        Attack::HostileStates => println!(
+            "hostile requests: {expected} answered as they must be (refused, or served), \
+             {otherwise} otherwise or failed"
+        ),
+        Attack::OversizeBodies => println!(
+            "oversize bodies sent whole: {expected} 413s read, {otherwise} not (a broken pipe, \
+             or no answer in 10 s)"
+        ),
+        _ => {}
+    }
+    if attack == Attack::MetricsHold {
+        let (scraped, missed) = (
+            scrapes.expected.load(Ordering::Relaxed),
+            scrapes.otherwise.load(Ordering::Relaxed),
+        );
+        println!("scrapes with a 10 s timeout: {scraped} answered, {missed} not");
     }
     attack_runtime.shutdown_background();
     if attack == Attack::SuggestDeadlines {

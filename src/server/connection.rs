@@ -89,11 +89,57 @@ impl ConnectionLimits {
 
 /// What a connection is doing, shared by its requests and its watchdog.
 #[derive(Debug)]
-struct Activity {
+pub struct Activity {
     /// The counts and times, changed together.
     state: Mutex<ActivityState>,
     /// Woken whenever a request starts or ends.
     changed: Notify,
+    /// Told when the connection is to close (its listener, at its cap,
+    /// takes a new connection in its place).
+    close: Notify,
+}
+
+/// The connections of a listener that, at its cap, makes room for a new
+/// connection by closing the one idle longest.
+#[derive(Debug, Default)]
+pub struct Roster {
+    /// The connections served, by number.
+    connections: Mutex<std::collections::HashMap<u64, Arc<Activity>>>,
+}
+
+impl Roster {
+    /// Tells the connection idle longest (no request in flight) to close;
+    /// whether there was one.
+    pub fn close_longest_idle(&self) -> bool {
+        let Ok(connections) = self.connections.lock() else {
+            return false;
+        };
+        let idle = connections
+            .values()
+            .filter_map(|activity| {
+                let state = *activity.state.lock().ok()?;
+                (state.in_flight == 0).then_some((state.idle_since, activity))
+            })
+            .min_by_key(|(since, _)| *since);
+        match idle {
+            Some((_, activity)) => {
+                activity.close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A connection's place on its listener's roster, left when dropped.
+struct OnRoster(Arc<Roster>, u64);
+
+impl Drop for OnRoster {
+    fn drop(&mut self) {
+        if let Ok(mut connections) = self.0.connections.lock() {
+            connections.remove(&self.1);
+        }
+    }
 }
 
 /// See [`Activity`].
@@ -116,6 +162,7 @@ impl Activity {
                 seen_request: false,
             }),
             changed: Notify::new(),
+            close: Notify::new(),
         }
     }
 
@@ -189,13 +236,15 @@ impl Drop for InFlight {
 /// Serves `stream` with `app` until the connection closes, idles too long,
 /// or `shutdown` changes (then it finishes what is in flight, within the
 /// grace); its share of `answers` is listed while it is served, and it is
-/// closed at once should the budget evict it.
+/// closed at once should the budget evict it; on `roster` (if given), it
+/// is closed when its listener takes a new connection in its place.
 pub async fn serve<S>(
     stream: S,
     app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
     answers: &Arc<AnswerBudget>,
+    roster: Option<&Arc<Roster>>,
     mut shutdown: watch::Receiver<bool>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
@@ -203,6 +252,12 @@ pub async fn serve<S>(
     let activity = Arc::new(Activity::new());
     let requests = Arc::clone(&activity);
     let id = ConnectionId(NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed));
+    let _on_roster = roster.map(|roster| {
+        if let Ok(mut connections) = roster.connections.lock() {
+            connections.insert(id.0, Arc::clone(&activity));
+        }
+        OnRoster(Arc::clone(roster), id.0)
+    });
     let place = answers.connection(limits.answer_bytes_per_connection);
     let share = ConnectionShare {
         waiting: Arc::new(Semaphore::new(limits.waiting_per_connection)),
@@ -235,6 +290,12 @@ pub async fn serve<S>(
             return;
         }
         () = activity.idle_too_long(limits) => ("idle", IDLE_GRACE),
+        () = activity.close.notified() => {
+            // Idle, and another connection waits for its place: closed at
+            // once.
+            tracing::debug!("connection replaced");
+            return;
+        }
         _ = shutdown.wait_for(|&stop| stop) => ("shutdown", limits.drain),
     };
     tracing::debug!(reason = closing, "closing connection");

@@ -16,7 +16,7 @@ use tokio_rustls::TlsAcceptor;
 
 use super::answers::AnswerBudget;
 use super::coalescing_stream::CoalescingStream;
-use super::connection::{self, ConnectionLimits};
+use super::connection::{self, ConnectionLimits, Roster};
 
 /// The first pause after an accept error that will repeat until something
 /// changes (no descriptors or memory left).
@@ -110,6 +110,11 @@ pub struct Listening {
     pub answers: Arc<AnswerBudget>,
     /// Connections served at once (more wait in the listen backlog).
     pub max_connections: Option<usize>,
+    /// At the cap, whether a new connection is taken at once in place of
+    /// the connection idle longest (closed), rather than left to wait in
+    /// the backlog: so that idle connections cannot keep everyone else
+    /// out (the metrics listener, which a scraper must always reach).
+    pub replace_idle: bool,
     /// TLS, if the listener speaks it.
     pub tls: Option<TlsAcceptor>,
     /// Whether its connections count in `pips_connections_open` (the
@@ -130,9 +135,11 @@ pub async fn serve(
         limits,
         answers,
         max_connections,
+        replace_idle,
         tls,
         counted,
     } = how;
+    let roster = replace_idle.then(|| Arc::new(Roster::default()));
     let builder = Arc::new(limits.builder());
     let slots = max_connections.map(|n| Arc::new(Semaphore::new(n)));
     let (stop, stopping) = watch::channel(false);
@@ -141,13 +148,14 @@ pub async fn serve(
     tokio::pin!(shutdown);
     loop {
         // A slot first (when connections are capped): at the cap, new
-        // connections wait in the listen backlog.
+        // connections wait in the listen backlog (where idle ones are
+        // replaced, the slot is taken once a connection is accepted).
         let slot = match &slots {
-            Some(slots) => tokio::select! {
+            Some(slots) if roster.is_none() => tokio::select! {
                 permit = Arc::clone(slots).acquire_owned() => permit.ok(),
                 () = &mut shutdown => break,
             },
-            None => None,
+            _ => None,
         };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -171,6 +179,19 @@ pub async fn serve(
             }
         };
         backoff.succeeded();
+        // At the cap, the connection idle longest makes way for this one.
+        let slot = match (&slots, &roster) {
+            (Some(slots), Some(roster)) => {
+                if slots.available_permits() == 0 {
+                    roster.close_longest_idle();
+                }
+                tokio::select! {
+                    permit = Arc::clone(slots).acquire_owned() => permit.ok(),
+                    () = &mut shutdown => break,
+                }
+            }
+            _ => slot,
+        };
         // Small request/response pairs: without TCP_NODELAY, Nagle's
         // algorithm and delayed ACKs add tens of milliseconds to every call.
         if let Err(error) = stream.set_nodelay(true) {
@@ -178,12 +199,22 @@ pub async fn serve(
         }
         let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
         let answers = Arc::clone(&answers);
+        let roster = roster.clone();
         let open = OpenConnection::new(counted);
         let stream = CoalescingStream(stream);
         match tls.clone() {
             None => {
                 connections.spawn(async move {
-                    connection::serve(stream, app, builder, limits, &answers, stopping).await;
+                    connection::serve(
+                        stream,
+                        app,
+                        builder,
+                        limits,
+                        &answers,
+                        roster.as_ref(),
+                        stopping,
+                    )
+                    .await;
                     drop((slot, open));
                 });
             }
@@ -194,8 +225,16 @@ pub async fn serve(
                         tokio::time::timeout(limits.header_timeout, acceptor.accept(stream));
                     match handshake.await {
                         Ok(Ok(stream)) => {
-                            connection::serve(stream, app, builder, limits, &answers, stopping)
-                                .await;
+                            connection::serve(
+                                stream,
+                                app,
+                                builder,
+                                limits,
+                                &answers,
+                                roster.as_ref(),
+                                stopping,
+                            )
+                            .await;
                         }
                         Ok(Err(error)) => tracing::debug!(%error, "TLS handshake failed"),
                         Err(_) => tracing::debug!("TLS handshake timed out"),
