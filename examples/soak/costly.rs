@@ -200,15 +200,19 @@ pub async fn replay_loop(
     }
 }
 
-/// A muggins state (seed 1) whose seat to act has a real choice (three
-/// legal moves or more), and that seat: a search on it runs until its time
-/// cap.
-pub async fn suggestion_state(channel: Channel) -> Result<(proto::GameState, u32), tonic::Status> {
+/// A state of `variant` with `players` seats (seed 1) whose seat to act
+/// has a real choice (three legal moves or more), and that seat: a search
+/// on it runs until its time cap.
+pub async fn suggestion_state(
+    channel: Channel,
+    variant: &str,
+    players: u32,
+) -> Result<(proto::GameState, u32), tonic::Status> {
     let mut client = DominoEngineServiceClient::new(channel);
     let mut update: proto::PlayResponse = client
         .new_game(NewGameRequest {
-            variant: "muggins".to_owned(),
-            players: 2,
+            variant: variant.to_owned(),
+            players,
             seed: Some(1),
             ..Default::default()
         })

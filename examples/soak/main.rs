@@ -9,8 +9,12 @@
 //! cargo run --release --example soak -- --connections 1000 --seconds 60 --server-pid $!
 //! ```
 //!
-//! With `--attack MODE` it runs an attack instead (`echo`, `slow-streams`,
-//! `slowloris`, `idle`, each `--attackers` connections strong) while
+//! With `--attack MODE` it runs an attack instead (on the transport:
+//! `echo`, `slow-streams`, `slowloris`, `idle`; on the expensive calls:
+//! `unread-replays-h2`, `unread-replays-h1`, `replay-flood`,
+//! `suggest-flood`, `metrics-hold`, `waiting-bodies`, `suggest-deadlines`;
+//! with hostile states and small answers: `hostile-states`,
+//! `unread-small`, `oversize-bodies`; each `--attackers` strong) while
 //! `--clients` well-behaved clients play, and reports their success rate,
 //! median and p99 latency and the server's RSS before, during and after:
 //!
@@ -80,6 +84,12 @@ struct Args {
     /// `--attack metrics-hold`.
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
+    /// The preset the suggestion attacks ask `expert` about.
+    #[arg(long, default_value = "muggins")]
+    suggest_variant: String,
+    /// Its seats.
+    #[arg(long, default_value_t = 2)]
+    suggest_players: u32,
     /// Run the attackers at the clients' priority, sharing the cores with
     /// the server as a local attacker would (by default they run at the
     /// lowest, standing for machines of their own).
@@ -416,7 +426,12 @@ async fn under_attack(
     let split = attack == Attack::WaitingBodies;
     let record = costly::long_record(false, args.record_bytes);
     let json_record = costly::long_record(true, args.record_bytes);
-    let suggest = costly::suggestion_state(channels[0].clone()).await?;
+    let suggest = costly::suggestion_state(
+        channels[0].clone(),
+        &args.suggest_variant,
+        args.suggest_players,
+    )
+    .await?;
     let target = Arc::new(attacks::Target {
         addr: args.addr,
         metrics: args.metrics_addr,
