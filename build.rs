@@ -13,6 +13,7 @@ const PROTOS: &[&str] = &[
     "proto/pips/v1/events.proto",
     "proto/pips/v1/engine.proto",
     "proto/pips/v1/bots.proto",
+    "proto/pips/v1/tables.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

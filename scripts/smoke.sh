@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's grpcurl session and docs/api.md's curl and Connect
-# sessions, exactly as written there,
+# Runs the README's grpcurl session, docs/api.md's curl and Connect
+# sessions and docs/tables.md's, exactly as written there,
 # against a freshly started server binary, and checks that each step
 # answered.
 #
@@ -13,15 +13,17 @@ work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # The session is the blocks between the smoke markers, in order: the
-# README's first, then docs/api.md's.
+# README's first, then docs/api.md's, then docs/tables.md's.
 awk '/<!-- smoke:start -->/{on=1; next} /<!-- smoke:end -->/{on=0} on && !/^```/' \
-    "$root/README.md" "$root/docs/api.md" > "$work/session.sh"
+    "$root/README.md" "$root/docs/api.md" "$root/docs/tables.md" > "$work/session.sh"
 [ -s "$work/session.sh" ] || { echo "smoke: no session found in README.md" >&2; exit 1; }
-for doc in README.md docs/api.md; do
+for doc in README.md docs/api.md docs/tables.md; do
     grep -q '<!-- smoke:start -->' "$root/$doc" || { echo "smoke: no session in $doc" >&2; exit 1; }
 done
 
-"$binary" --addr 127.0.0.1:50051 2> "$work/server.log" &
+# (With a tables database, for docs/tables.md's session.)
+"$binary" --addr 127.0.0.1:50051 --tables-db "sqlite://$work/tables.db?mode=rwc" \
+    2> "$work/server.log" &
 server=$!
 healthy=no
 for _ in $(seq 100); do
@@ -70,6 +72,12 @@ grep -q '"reason":"ERROR_REASON_MALFORMED_JSON".* HTTP 400' transcript.txt
 grep -q '"reason":"ERROR_REASON_NOT_YOUR_TURN".* HTTP 409' transcript.txt
 grep -q '"/v1/Play"' transcript.txt
 grep -q '{"move":{"seat":' transcript.txt
+# The tables session: a move made once at its number, seen by the other
+# seat, not applied again when sent twice; its record.
+jq -e '(.seatLinks | length) == 2 and all(.seatLinks[]; (.link | length) == 22)' table.json > /dev/null
+jq -e '(.stale | not) and .update.number == "1"' acted.json > /dev/null
+jq -e '.update.number == "1" and .update.view.toAct == .update.seat' other.json > /dev/null
+jq -e '.stale and .update.number == "1"' again.json > /dev/null
 
 # Graceful shutdown on SIGTERM.
 kill -TERM "$server"

@@ -11,6 +11,8 @@
 //! - [`service`]: proto ⇄ rules codecs, state custody, the gRPC service,
 //!   the HTTP/JSON routes and the OpenAPI document; rules errors become
 //!   field paths, reasons, gRPC statuses and HTTP answers only there.
+//! - [`tables`]: tables that keep a match for its seats, played by a link
+//!   per seat, on a database (SQLite or PostgreSQL); a client of the rules.
 //! - [`server`]: builds and runs the server (gRPC, gRPC-Web, Connect and
 //!   HTTP/JSON on one port, health, reflection, limits, tracing, graceful
 //!   shutdown) on a listener it is given.
@@ -23,6 +25,7 @@ pub mod metrics;
 pub mod rules;
 pub mod server;
 pub mod service;
+pub mod tables;
 
 /// Generated protobuf messages and the tonic service for `pips.v1`.
 pub mod proto {

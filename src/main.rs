@@ -128,6 +128,12 @@ struct Cli {
     /// holding the most unread answers is closed.
     #[arg(long, env = "PIPS_MAX_ANSWER_BYTES", default_value_t = 64 * 1024 * 1024)]
     max_answer_bytes: usize,
+    /// Where `TableService` keeps its tables, so that people play each
+    /// other by a link: `sqlite://pips-tables.db?mode=rwc` (a file, created
+    /// if missing), `postgres://user@host/db`. Not given: the server keeps
+    /// no tables and refuses their calls.
+    #[arg(long, env = "PIPS_TABLES_DB")]
+    tables_db: Option<String>,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -339,6 +345,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         max_waiting_bodies_per_connection: cli.max_waiting_bodies_per_connection,
         max_answer_bytes: cli.max_answer_bytes,
         tls,
+        tables_db: cli.tables_db.clone(),
         ..pips::server::Config::default()
     })
 }

@@ -53,8 +53,12 @@ pub const METRICS_MAX_CONNECTIONS: usize = 8;
 const ANSWER_SHARES: usize = 8;
 
 /// The services reflection lists besides itself: the ones this server
-/// serves.
-const SERVED_SERVICES: &[&str] = &["pips.v1.DominoEngineService", "grpc.health.v1.Health"];
+/// serves (`TableService` where it keeps tables).
+const SERVED_SERVICES: &[&str] = &[
+    "pips.v1.DominoEngineService",
+    "pips.v1.TableService",
+    "grpc.health.v1.Health",
+];
 
 /// How the server runs: its state key and its limits. `Config::default()`
 /// is what the binary uses without flags.
@@ -119,6 +123,10 @@ pub struct Config {
     /// TLS for every protocol on the port (see [`tls::config`]); none:
     /// plaintext.
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Where `TableService` keeps its tables (`sqlite://file?mode=rwc`,
+    /// `sqlite::memory:`, `postgres://…`); none: the server keeps no tables
+    /// and refuses their RPCs.
+    pub tables_db: Option<String>,
 }
 
 impl Default for Config {
@@ -142,6 +150,7 @@ impl Default for Config {
             max_waiting_bodies_per_connection: 16,
             max_answer_bytes: 64 * 1024 * 1024,
             tls: None,
+            tables_db: None,
         }
     }
 }
@@ -152,6 +161,10 @@ pub enum ServerError {
     /// The reflection service could not read a descriptor set.
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    /// The tables' database could not be opened, or its schema brought up
+    /// to date.
+    #[error("the tables' database (--tables-db): {0}")]
+    Tables(sqlx::Error),
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets the calls in
@@ -186,7 +199,11 @@ pub async fn run(
     // Reflection lists the services this server serves, not every service
     // its contract defines: `pips.v1.BotService` is served by bots (and
     // called by `pips arena`), never here. Its messages stay resolvable.
+    let keeps_tables = config.tables_db.is_some();
     for name in SERVED_SERVICES {
+        if *name == "pips.v1.TableService" && !keeps_tables {
+            continue;
+        }
         reflection_v1 = reflection_v1.with_service_name(*name);
         reflection_v1alpha = reflection_v1alpha.with_service_name(*name);
     }
@@ -208,7 +225,15 @@ pub async fn run(
     let engine = Engine::new(Custody::new(config.state_keys.clone()))
         .with_suggest_cap(config.max_suggest)
         .with_pool_size(config.work_pool);
-    let api = http_api::Api::new(engine.clone(), config.max_request_bytes);
+    let tables = match &config.tables_db {
+        Some(database) => Some(
+            crate::tables::Tables::open(database, engine.clone())
+                .await
+                .map_err(ServerError::Tables)?,
+        ),
+        None => None,
+    };
+    let api = http_api::Api::new(engine.clone(), tables, config.max_request_bytes);
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)
         .add_service(reflection_v1.build_v1()?)
@@ -226,9 +251,11 @@ pub async fn run(
     // and Connect share (large requests decoded, run and encoded on the
     // work pool); tonic serves health and reflection.
     let mut engine_rpcs = axum::Router::new();
-    for rpc in http_api::RPC_NAMES {
-        let path = format!("{}{rpc}", connect::SERVICE_PATH);
-        engine_rpcs = engine_rpcs.route(&path, axum::routing::post(grpc_unary::serve));
+    for (service, rpcs) in http_api::SERVICES {
+        for rpc in rpcs {
+            let path = format!("/{service}/{rpc}");
+            engine_rpcs = engine_rpcs.route(&path, axum::routing::post(grpc_unary::serve));
+        }
     }
     let app = grpc
         .routes()

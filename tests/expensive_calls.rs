@@ -17,7 +17,7 @@ use pips::service::Engine;
 use pips::service::pool::PoolSize;
 use prost::Message;
 use server::{
-    TestServer, a_choice, grpc_frame, http2, http2_watched, post_json, record, send,
+    TestServer, a_choice, grpc_frame, http2, http2_watched, post_json, reason, record, send,
     stalled_http2_calls,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -39,16 +39,6 @@ fn expert(state: &proto::GameState, seat: u32, budget_ms: u32) -> proto::Suggest
         time_budget_ms: Some(budget_ms),
         ..Default::default()
     }
-}
-
-/// The `ErrorInfo` reason of a status.
-fn reason(status: &tonic::Status) -> String {
-    use tonic_types::StatusExt;
-    status
-        .get_error_details()
-        .error_info()
-        .map(|info| info.reason.clone())
-        .unwrap_or_default()
 }
 
 fn overloaded(status: &tonic::Status) -> bool {

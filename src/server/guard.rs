@@ -30,7 +30,7 @@ use crate::service::ApiError;
 use crate::service::connect::connect_timeout;
 use crate::service::error::{RefusedWith, grpc_code_name};
 use crate::service::grpc_codec::grpc_timeout;
-use crate::service::http_api::{Protocol, RPC_NAMES, refusal};
+use crate::service::http_api::{Protocol, SERVICES, refusal};
 use crate::service::pool::CallDeadline;
 
 use super::answer_body::AnswerBody;
@@ -241,16 +241,18 @@ impl Drop for InFlight {
     }
 }
 
-/// The `rpc` label of a path: an engine RPC by name (at `/v1/` or at its
-/// gRPC path), a health or reflection method, the playground, the OpenAPI
-/// document, or `other`: a fixed set, whatever paths clients make up.
+/// The `rpc` label of a path: an RPC of the engine or the tables by name
+/// (at `/v1/` or at its gRPC path), a health or reflection method, the
+/// playground, the OpenAPI document, or `other`: a fixed set, whatever
+/// paths clients make up.
 fn rpc_label(path: &str) -> &'static str {
-    let engine = path
+    let served = path
         .strip_prefix("/v1/")
-        .or_else(|| path.strip_prefix(crate::service::connect::SERVICE_PATH));
-    if let Some(name) = engine {
-        return RPC_NAMES
+        .or_else(|| crate::service::connect::rpc_of_path(path));
+    if let Some(name) = served {
+        return SERVICES
             .iter()
+            .flat_map(|(_, rpcs)| rpcs.iter())
             .find(|known| **known == name)
             .copied()
             .unwrap_or("other");

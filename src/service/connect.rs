@@ -41,7 +41,18 @@ use crate::proto::ErrorReason;
 /// The path prefix of the engine's RPCs.
 pub const SERVICE_PATH: &str = "/pips.v1.DominoEngineService/";
 
-/// The engine's RPCs that Connect GET may call: those marked
+/// The path prefix of the tables' RPCs.
+pub const TABLE_SERVICE_PATH: &str = "/pips.v1.TableService/";
+
+/// The RPC a path of a served service's names, if it names one: its last
+/// part, after the service's path.
+#[must_use]
+pub fn rpc_of_path(path: &str) -> Option<&str> {
+    path.strip_prefix(SERVICE_PATH)
+        .or_else(|| path.strip_prefix(TABLE_SERVICE_PATH))
+}
+
+/// The RPCs that Connect GET may call: those marked
 /// `idempotency_level = NO_SIDE_EFFECTS` in the proto, read from the
 /// descriptors in the binary.
 static GET_ALLOWED: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -52,7 +63,7 @@ static GET_ALLOWED: LazyLock<Vec<String>> = LazyLock::new(|| {
         .iter()
         .filter(|file| file.package() == "pips.v1")
         .flat_map(|file| &file.service)
-        .filter(|service| service.name() == "DominoEngineService")
+        .filter(|service| matches!(service.name(), "DominoEngineService" | "TableService"))
         .flat_map(|service| &service.method)
         .filter(|method| {
             method.options.as_ref().is_some_and(|options| {
@@ -67,7 +78,7 @@ static GET_ALLOWED: LazyLock<Vec<String>> = LazyLock::new(|| {
 /// POST whose content type is not gRPC's or gRPC-Web's.
 #[must_use]
 pub fn is_connect(method: &Method, path: &str, headers: &HeaderMap) -> bool {
-    path.starts_with(SERVICE_PATH)
+    rpc_of_path(path).is_some()
         && (method == Method::GET || !content_type(headers).starts_with("application/grpc"))
 }
 
@@ -98,10 +109,7 @@ pub fn connect_timeout(headers: &HeaderMap) -> Option<Duration> {
 /// The RPC a request at the engine's gRPC paths calls (its path's last
 /// part; empty elsewhere).
 pub(super) fn rpc_name(request: &Request) -> String {
-    request
-        .uri()
-        .path()
-        .strip_prefix(SERVICE_PATH)
+    rpc_of_path(request.uri().path())
         .unwrap_or_default()
         .to_owned()
 }
@@ -173,7 +181,7 @@ async fn read_request(
         // (An unknown RPC is refused as such by the dispatch.)
         Method::GET
             if GET_ALLOWED.iter().any(|allowed| allowed == rpc)
-                || !super::http_api::RPC_NAMES.contains(&rpc) =>
+                || !super::http_api::is_rpc(rpc) =>
         {
             read_query(request.uri().query().unwrap_or_default(), limit)
         }
@@ -408,11 +416,13 @@ mod tests {
     }
 
     #[test]
-    fn every_engine_rpc_is_marked_free_of_side_effects_and_may_be_got() {
+    fn every_rpc_free_of_side_effects_may_be_got() {
         let mut allowed = GET_ALLOWED.clone();
         allowed.sort();
+        // Every engine RPC, and the tables' that change nothing.
         let mut expected: Vec<String> = super::super::http_api::RPC_NAMES
             .iter()
+            .chain(&["OpenSeat", "Record"])
             .map(|name| (*name).to_owned())
             .collect();
         expected.sort();

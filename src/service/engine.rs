@@ -143,7 +143,7 @@ impl Engine {
     }
 
     /// The work pool, started on first use.
-    pub(super) fn pool(&self) -> &WorkPool {
+    pub fn pool(&self) -> &WorkPool {
         self.work.pool.get_or_init(|| WorkPool::new(self.work.size))
     }
 
@@ -158,12 +158,12 @@ impl Engine {
     }
 
     /// How states are kept.
-    pub(super) fn custody(&self) -> &Custody {
+    pub fn custody(&self) -> &Custody {
         &self.custody
     }
 
     /// The longest a `SuggestMove` search may take.
-    pub(super) fn suggest_cap(&self) -> std::time::Duration {
+    pub fn suggest_cap(&self) -> std::time::Duration {
         self.suggest_cap
     }
 
@@ -388,7 +388,7 @@ impl Default for Engine {
 }
 
 /// A seat token used for another seat.
-pub(super) fn not_permitted(field: &str, own: Seat) -> ApiError {
+pub fn not_permitted(field: &str, own: Seat) -> ApiError {
     ApiError {
         code: tonic::Code::PermissionDenied,
         reason: ErrorReason::SeatNotPermitted,

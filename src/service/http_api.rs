@@ -30,6 +30,24 @@ use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::openapi;
 use super::pool::Call;
 use crate::proto::{self, ErrorReason};
+use crate::tables::Tables;
+
+/// The RPCs of `TableService`, as they appear in `/v1/<RpcName>` (RPC
+/// names are unique across the services).
+pub const TABLE_RPC_NAMES: [&str; 4] = ["CreateTable", "OpenSeat", "Act", "Record"];
+
+/// The services served on every protocol, by their full name, with their
+/// RPCs.
+pub const SERVICES: [(&str, &[&str]); 2] = [
+    ("pips.v1.DominoEngineService", &RPC_NAMES),
+    ("pips.v1.TableService", &TABLE_RPC_NAMES),
+];
+
+/// Whether `rpc` names an RPC of a served service.
+#[must_use]
+pub fn is_rpc(rpc: &str) -> bool {
+    SERVICES.iter().any(|(_, rpcs)| rpcs.contains(&rpc))
+}
 
 /// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
 pub const RPC_NAMES: [&str; 7] = [
@@ -67,11 +85,13 @@ pub enum Encoding {
     Grpc,
 }
 
-/// What the JSON routes and the Connect protocol share.
+/// What the JSON routes, the Connect protocol and gRPC share.
 #[derive(Debug)]
 pub struct Api {
-    /// The same engine the gRPC service runs.
+    /// The engine.
     engine: Engine,
+    /// The tables, where the server keeps them (`--tables-db`).
+    tables: Option<Arc<Tables>>,
     /// The largest body accepted, in bytes (larger: 413).
     pub(super) max_request_bytes: usize,
     /// `/openapi.json`, rendered once at start.
@@ -79,13 +99,16 @@ pub struct Api {
 }
 
 impl Api {
-    /// The API of `engine`, refusing bodies over `max_request_bytes`.
+    /// The API of `engine` (and of `tables`, where the server keeps
+    /// them), refusing bodies over `max_request_bytes`.
     #[must_use]
-    pub fn new(engine: Engine, max_request_bytes: usize) -> Arc<Api> {
+    pub fn new(engine: Engine, tables: Option<Arc<Tables>>, max_request_bytes: usize) -> Arc<Api> {
+        let openapi = Bytes::from(openapi::document(tables.is_some()).to_string());
         Arc::new(Api {
             engine,
+            tables,
             max_request_bytes,
-            openapi: Bytes::from(openapi::document().to_string()),
+            openapi,
         })
     }
 }
@@ -193,18 +216,12 @@ impl Api {
     ) -> Result<Vec<u8>, ApiError> {
         let large = body.len() > inline_bytes(&rpc, encoding);
         if rpc == "SuggestMove" {
-            let request = if large {
-                self.engine
-                    .pool()
-                    .run(call.connection, call.deadline, move || {
-                        decode_request::<proto::SuggestMoveRequest>(encoding, &body)
-                    })
-                    .await?
-            } else {
-                decode_request::<proto::SuggestMoveRequest>(encoding, &body)?
-            };
+            let request = self.decode_async(encoding, body, large, call).await?;
             let answer = self.engine.suggest_move(&request, call).await?;
             return encode_answer(encoding, &answer);
+        }
+        if TABLE_RPC_NAMES.contains(&rpc.as_str()) {
+            return self.run_table(&rpc, encoding, body, large, call).await;
         }
         if large {
             let api = Arc::clone(self);
@@ -217,6 +234,69 @@ impl Api {
                 .await;
         }
         self.dispatch(&rpc, encoding, &body)
+    }
+
+    /// A request of an RPC that runs asynchronously, parsed (on the work
+    /// pool when `large`).
+    async fn decode_async<Req>(
+        &self,
+        encoding: Encoding,
+        body: Bytes,
+        large: bool,
+        call: Call,
+    ) -> Result<Req, ApiError>
+    where
+        Req: DeserializeOwned + prost::Message + Default + Send + 'static,
+    {
+        if !large {
+            return decode_request(encoding, &body);
+        }
+        self.engine
+            .pool()
+            .run(call.connection, call.deadline, move || {
+                decode_request(encoding, &body)
+            })
+            .await
+    }
+
+    /// Runs the `TableService` RPC named `rpc`.
+    async fn run_table(
+        &self,
+        rpc: &str,
+        encoding: Encoding,
+        body: Bytes,
+        large: bool,
+        call: Call,
+    ) -> Result<Vec<u8>, ApiError> {
+        let Some(tables) = self.tables.as_ref() else {
+            return Err(ApiError {
+                code: Code::Unimplemented,
+                reason: ErrorReason::UnknownRoute,
+                field: String::new(),
+                message: "this server keeps no tables: start it with --tables-db (a SQLite file \
+                          or a PostgreSQL database)"
+                    .to_owned(),
+            });
+        };
+        match rpc {
+            "CreateTable" => {
+                let request = self.decode_async(encoding, body, large, call).await?;
+                encode_answer(encoding, &tables.create(&request).await?)
+            }
+            "OpenSeat" => {
+                let request = self.decode_async(encoding, body, large, call).await?;
+                encode_answer(encoding, &tables.open_seat(&request).await?)
+            }
+            "Act" => {
+                let request = self.decode_async(encoding, body, large, call).await?;
+                encode_answer(encoding, &tables.act(&request).await?)
+            }
+            "Record" => {
+                let request = self.decode_async(encoding, body, large, call).await?;
+                encode_answer(encoding, &tables.record(&request).await?)
+            }
+            _ => Err(unknown_route(&format!("/v1/{rpc}"))),
+        }
     }
 
     /// Runs the RPC named `rpc` on `body` on the calling thread; the
@@ -370,7 +450,7 @@ async fn serve_openapi(State(api): State<Arc<Api>>) -> Response {
 async fn method_not_allowed(request: Request) -> Response {
     let path = request.uri().path();
     let rpc = path.strip_prefix("/v1/");
-    if rpc.is_some_and(|rpc| !RPC_NAMES.contains(&rpc)) {
+    if rpc.is_some_and(|rpc| !is_rpc(rpc)) {
         return error_response(&unknown_route(path));
     }
     let allowed = if rpc.is_some() { "POST" } else { "GET" };
@@ -463,9 +543,14 @@ fn unknown_route(path: &str) -> ApiError {
         field: String::new(),
         message: format!(
             "no route {}; the API is POST /v1/<RpcName> with RpcName one of {}, \
-             described at /openapi.json (gRPC: pips.v1.DominoEngineService)",
+             described at /openapi.json (gRPC: pips.v1.DominoEngineService and \
+             pips.v1.TableService)",
             clip(path, QUOTE_CHARS),
-            RPC_NAMES.join(", ")
+            SERVICES
+                .iter()
+                .flat_map(|(_, rpcs)| rpcs.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }

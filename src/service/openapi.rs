@@ -1,6 +1,7 @@
 //! The OpenAPI 3.1 document of the HTTP/JSON API, generated from the proto
 //! descriptors compiled into the binary, so it cannot drift from the
-//! messages: one `POST /v1/<RpcName>` path per RPC of `DominoEngineService`, one
+//! messages: one `POST /v1/<RpcName>` path per RPC of `DominoEngineService`
+//! and of `TableService`, one
 //! schema per message and enum of `pips.v1` in its proto3 JSON form, with
 //! the proto comments as descriptions.
 
@@ -16,8 +17,8 @@ use crate::proto::FILE_DESCRIPTOR_SET;
 
 /// The package whose messages the document describes.
 const PACKAGE: &str = "pips.v1";
-/// The service whose RPCs become paths.
-const SERVICE: &str = "DominoEngineService";
+/// The services whose RPCs become paths.
+const SERVICES: [&str; 2] = ["DominoEngineService", "TableService"];
 /// Field numbers of `FileDescriptorProto` and friends, as used in source
 /// locations (descriptor.proto).
 const FILE_MESSAGES: i32 = 4;
@@ -54,9 +55,10 @@ const REFUSALS: [(&str, &str); 9] = [
     ),
 ];
 
-/// The document, as JSON.
+/// The document of a server that keeps tables (`tables`) or not, as JSON:
+/// the routes of `TableService` are in it only where they are served.
 #[must_use]
-pub fn document() -> Value {
+pub fn document(tables: bool) -> Value {
     let files = FileDescriptorSet::decode(FILE_DESCRIPTOR_SET)
         .map(|set| set.file)
         .unwrap_or_default();
@@ -78,7 +80,9 @@ pub fn document() -> Value {
             schemas.insert(name, schema);
         }
         for (s, service) in file.service.iter().enumerate() {
-            if service.name() != SERVICE {
+            let served = service.name() == "DominoEngineService"
+                || (tables && service.name() == "TableService");
+            if !served {
                 continue;
             }
             for (m, method) in service.method.iter().enumerate() {
@@ -101,8 +105,8 @@ pub fn document() -> Value {
         "info": {
             "title": "pips — dominoes rules engine, HTTP/JSON API",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Every RPC of the gRPC service pips.v1.DominoEngineService as \
-                POST /v1/<RpcName>, taking and returning the canonical proto3 JSON \
+            "description": "Every RPC of the gRPC services pips.v1.DominoEngineService and \
+                pips.v1.TableService as POST /v1/<RpcName>, taking and returning the canonical proto3 JSON \
                 of the same messages. Unknown fields are refused. 64-bit integers \
                 are decimal strings, bytes are base64, enums are their names. \
                 Answers write every scalar, enum and list field, at its default \
@@ -242,7 +246,7 @@ fn request_types(files: &[prost_types::FileDescriptorProto]) -> HashSet<String> 
     let mut pending: Vec<String> = files
         .iter()
         .flat_map(|file| &file.service)
-        .filter(|service| service.name() == SERVICE)
+        .filter(|service| SERVICES.contains(&service.name()))
         .flat_map(|service| &service.method)
         .map(|method| method.input_type().trim_start_matches('.').to_owned())
         .collect();
@@ -358,18 +362,21 @@ impl Comments {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::http_api::RPC_NAMES;
+    use crate::service::http_api::SERVICES as SERVED;
 
     #[test]
     fn every_rpc_has_a_path_and_every_reference_resolves() {
-        let document = document();
+        let document = document(true);
         let paths = document["paths"].as_object().expect("paths");
         let mut listed: Vec<&str> = paths
             .keys()
             .filter_map(|p| p.strip_prefix("/v1/"))
             .collect();
         listed.sort_unstable();
-        let mut served = RPC_NAMES.to_vec();
+        let mut served: Vec<&str> = SERVED
+            .iter()
+            .flat_map(|(_, rpcs)| rpcs.iter().copied())
+            .collect();
         served.sort_unstable();
         assert_eq!(listed, served);
 
@@ -392,7 +399,7 @@ mod tests {
 
     #[test]
     fn answer_only_schemas_list_their_always_present_fields() {
-        let document = document();
+        let document = document(true);
         let schemas = &document["components"]["schemas"];
         let required = |name: &str| schemas[name]["required"].clone();
         let play = required("pips.v1.PlayResponse");
@@ -420,7 +427,7 @@ mod tests {
 
     #[test]
     fn descriptions_come_from_the_proto_comments() {
-        let document = document();
+        let document = document(true);
         let play = &document["paths"]["/v1/Play"]["post"];
         assert!(!play["summary"].as_str().unwrap_or_default().is_empty());
         let tile = &document["components"]["schemas"]["pips.v1.Tile"];

@@ -69,6 +69,16 @@ impl TestServer {
     }
 }
 
+/// The `ErrorInfo` reason of a status.
+pub fn reason(status: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_error_details()
+        .error_info()
+        .map(|info| info.reason.clone())
+        .unwrap_or_default()
+}
+
 /// An HTTP/1.1-only client (as curl or a browser's fetch would speak).
 pub fn http1_client() -> Client<HttpConnector, Full<Bytes>> {
     Client::builder(TokioExecutor::new()).build_http()

@@ -1,0 +1,121 @@
+//! Computer seats: after each accepted move, while a computer seat is to
+//! act, its move is chosen (by the built-in bot at its level, on the
+//! engine's work pool within the `SuggestMove` search cap, from what that
+//! seat may know only) and played through the same commit as a person's,
+//! at the table's move number, so that it can never be applied twice.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::bots::{self, Budget, Level};
+use crate::rules::{Game, Move, Seat};
+use crate::service::ApiError;
+use crate::service::pool::ConnectionId;
+use crate::service::suggest::default_seed;
+
+use super::Tables;
+use super::table::{COMPUTER, database, level_of, read_state};
+
+/// The work pool's account for computer seats' searches: no connection's
+/// (connections are numbered from 1), so that they take one connection's
+/// share of the pool, never a caller's.
+const COMPUTERS: ConnectionId = ConnectionId(0);
+
+/// Moves one computer seat may make in a row before it lets the table
+/// rest (a match of computer seats is refused at creation, so a person
+/// acts long before).
+const MOST_IN_A_ROW: usize = 10_000;
+
+impl Tables {
+    /// Plays the computer seats of table `id` while one is to act, in the
+    /// background.
+    pub(super) fn play_computers(self: &Arc<Self>, id: String) {
+        let tables = Arc::clone(self);
+        tokio::spawn(async move {
+            for _ in 0..MOST_IN_A_ROW {
+                match tables.play_one_computer(&id).await {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    Err(error) => {
+                        tracing::warn!(message = %error.message, "a computer seat could not move");
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Plays one move of the computer seat to act at table `id`, if one
+    /// is; whether it did (or another move came first, so that the table
+    /// is to be looked at again).
+    async fn play_one_computer(&self, id: &str) -> Result<bool, ApiError> {
+        let Some(table) = self.store.table(id).await.map_err(|e| database(&e))? else {
+            return Ok(false);
+        };
+        let game = read_state(&table.state)?;
+        if game.outcome().is_some() {
+            return Ok(false);
+        }
+        let seat = game.to_act();
+        let seats = self.store.seats(id).await.map_err(|e| database(&e))?;
+        let Some(row) = seats
+            .iter()
+            .find(|row| row.seat == i64::from(seat) && row.kind == COMPUTER)
+        else {
+            return Ok(false);
+        };
+        let level = level_of(row.level.as_deref());
+        let mv = self.choose(&game, seat, level).await?;
+        let mut next = game;
+        next.play(mv)?;
+        // Committed, or another move came first: either way, look again.
+        self.commit(&table, mv, &next, COMPUTER).await?;
+        Ok(true)
+    }
+
+    /// The move `level` chooses for `seat`: a search on the work pool
+    /// within the engine's cap (greedy's move when the pool has no room).
+    async fn choose(&self, game: &Game, seat: Seat, level: Level) -> Result<Move, ApiError> {
+        let no_move = || ApiError::internal("a computer seat to act has no move");
+        let greedy = |game: &Game| {
+            let view = game.view(seat).ok_or_else(no_move)?;
+            bots::suggest(view, Level::Greedy, 0, unlimited())
+                .map(|suggestion| suggestion.mv)
+                .ok_or_else(no_move)
+        };
+        if !level.searches() {
+            let view = game.view(seat).ok_or_else(no_move)?;
+            let seed = default_seed(game, seat);
+            return bots::suggest(view, level, seed, unlimited())
+                .map(|suggestion| suggestion.mv)
+                .ok_or_else(no_move);
+        }
+        let cap = self.engine.suggest_cap();
+        let stop_at = Instant::now() + cap;
+        let searched = game.clone();
+        let search = self.engine.pool().run(COMPUTERS, stop_at, move || {
+            let view = searched.view(seat).ok_or_else(no_move)?;
+            let stop = || Instant::now() >= stop_at;
+            let budget = Budget {
+                playouts: bots::default_playouts(searched.rules()),
+                stop: &stop,
+            };
+            bots::suggest(view, level, default_seed(&searched, seat), budget)
+                .map(|suggestion| suggestion.mv)
+                .ok_or_else(no_move)
+        });
+        match search.await {
+            Ok(mv) => Ok(mv),
+            // The pool had no room in time: greedy's move, at once.
+            Err(_) => greedy(game),
+        }
+    }
+}
+
+/// The budget of a level that does not search.
+fn unlimited() -> Budget<'static> {
+    Budget {
+        playouts: 0,
+        stop: &|| false,
+    }
+}

@@ -1,0 +1,357 @@
+//! Tables by link against the real server: a table created with its seats,
+//! each seat opened by its link and seeing only what it may, moves made at
+//! the table's move number (a stale or repeated one never applied twice),
+//! a link that acts for another seat or opens nothing refused, computer
+//! seats that move on their own, a whole match played by links whose
+//! record replays to the same digest, and tables that outlive a restart of
+//! the server on the same database.
+
+mod server;
+
+use std::time::Duration;
+
+use pips::proto::table_service_client::TableServiceClient;
+use pips::proto::{self, ErrorReason};
+use pips::server::Config;
+use server::{TestServer, post_json, reason};
+use tonic::transport::Channel;
+
+/// A server keeping its tables in memory.
+async fn with_tables() -> TestServer {
+    TestServer::start_with(Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        ..Config::default()
+    })
+    .await
+}
+
+async fn tables(server: &TestServer) -> TableServiceClient<Channel> {
+    TableServiceClient::connect(server.url())
+        .await
+        .expect("connect")
+}
+
+/// A person's seat.
+fn person() -> proto::SeatPlan {
+    proto::SeatPlan {
+        who: Some(proto::seat_plan::Who::Person(proto::PersonSeat {})),
+    }
+}
+
+/// A computer player's seat.
+fn computer(level: proto::BotLevel) -> proto::SeatPlan {
+    proto::SeatPlan {
+        who: Some(proto::seat_plan::Who::Computer(proto::ComputerSeat {
+            level: level as i32,
+        })),
+    }
+}
+
+fn create(variant: &str, seats: Vec<proto::SeatPlan>) -> proto::CreateTableRequest {
+    proto::CreateTableRequest {
+        variant: variant.to_owned(),
+        players: u32::try_from(seats.len()).expect("seats"),
+        rules: None,
+        seats,
+    }
+}
+
+/// A new table of two people at `variant`, and its links.
+async fn two_people(
+    client: &mut TableServiceClient<Channel>,
+    variant: &str,
+) -> (proto::CreateTableResponse, Vec<String>) {
+    let created = client
+        .create_table(create(variant, vec![person(), person()]))
+        .await
+        .expect("created")
+        .into_inner();
+    let links = created.seat_links.iter().map(|l| l.link.clone()).collect();
+    (created, links)
+}
+
+/// The table as the seat of `link` sees it.
+async fn open(client: &mut TableServiceClient<Channel>, link: &str) -> proto::TableUpdate {
+    client
+        .open_seat(proto::OpenSeatRequest {
+            link: link.to_owned(),
+        })
+        .await
+        .expect("open")
+        .into_inner()
+        .update
+        .expect("an update")
+}
+
+fn view(update: &proto::TableUpdate) -> &proto::ViewResponse {
+    update.view.as_ref().expect("a view")
+}
+
+#[tokio::test]
+async fn seats_open_by_their_links_and_moves_are_made_once() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "muggins").await;
+    assert_eq!(links.len(), 2);
+    assert!(links.iter().all(|link| link.len() == 22));
+    let zero = open(&mut client, &links[0]).await;
+    let one = open(&mut client, &links[1]).await;
+    assert_eq!((zero.seat, one.seat, zero.number), (0, 1, 0));
+    assert_eq!(zero.table_id, created.table_id);
+    // Each seat sees its own hand, and only the other's size.
+    let (hand0, hand1) = (&view(&zero).hand, &view(&one).hand);
+    assert!(!hand0.is_empty() && hand0.iter().all(|tile| !hand1.contains(tile)));
+    assert_eq!(view(&zero).hand_sizes, view(&one).hand_sizes);
+    // The seat to act moves at number 0.
+    let (actor, actor_link, other_link) = match view(&zero).to_act {
+        Some(0) => (&zero, &links[0], &links[1]),
+        _ => (&one, &links[1], &links[0]),
+    };
+    let mv = view(actor).legal_moves[0];
+    let act = |link: &str, number, mv| proto::ActRequest {
+        link: link.to_owned(),
+        number,
+        r#move: Some(mv),
+    };
+    let acted = client
+        .act(act(actor_link, 0, mv))
+        .await
+        .expect("acted")
+        .into_inner();
+    assert!(!acted.stale);
+    let after = acted.update.expect("an update");
+    assert_eq!(after.number, 1);
+    // The other seat sees the move, its events, and that it is its turn.
+    let other = open(&mut client, other_link).await;
+    assert_eq!(other.number, 1);
+    assert_eq!(view(&other).to_act, Some(other.seat));
+    assert!(!other.events.is_empty());
+    // The same move sent again, or a move at an old number: answered with
+    // where the table stands, never applied twice.
+    let again = client
+        .act(act(actor_link, 0, mv))
+        .await
+        .expect("answered")
+        .into_inner();
+    assert!(again.stale);
+    assert_eq!(again.update.expect("an update").number, 1);
+    let next = view(&other).legal_moves[0];
+    let old = client
+        .act(act(other_link, 0, next))
+        .await
+        .expect("answered")
+        .into_inner();
+    assert!(old.stale);
+    // A link acting for another seat, a link that opens nothing, an
+    // illegal move.
+    let mut other_seats = next;
+    other_seats.seat = 1 - other.seat;
+    let status = client
+        .act(act(other_link, 1, other_seats))
+        .await
+        .expect_err("another seat's move");
+    assert_eq!(status.code(), tonic::Code::PermissionDenied);
+    for bad in ["", "not-a-link", "AAAAAAAAAAAAAAAAAAAAAA"] {
+        let request = proto::OpenSeatRequest {
+            link: bad.to_owned(),
+        };
+        let status = client.open_seat(request).await.expect_err("no table");
+        assert_eq!(status.code(), tonic::Code::NotFound, "{bad:?}");
+        assert_eq!(reason(&status), ErrorReason::TableNotFound.as_str_name());
+    }
+    let status = client
+        .act(act(actor_link, 1, mv))
+        .await
+        .expect_err("not its turn");
+    assert_eq!(status.code(), tonic::Code::FailedPrecondition);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_match_played_by_links_replays_to_its_digest() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (_, links) = two_people(&mut client, "draw").await;
+    let mut moves = 0;
+    let last = loop {
+        let seat_zero = open(&mut client, &links[0]).await;
+        let Some(to_act) = view(&seat_zero).to_act else {
+            break seat_zero;
+        };
+        let link = &links[usize::try_from(to_act).expect("seat")];
+        let update = open(&mut client, link).await;
+        let acted = client
+            .act(proto::ActRequest {
+                link: link.clone(),
+                number: update.number,
+                r#move: Some(view(&update).legal_moves[moves % view(&update).legal_moves.len()]),
+            })
+            .await
+            .expect("acted")
+            .into_inner();
+        assert!(!acted.stale);
+        moves += 1;
+        assert!(moves < 5_000, "the match ends");
+    };
+    assert_eq!(last.number, moves as u64);
+    let record = client
+        .record(proto::RecordRequest {
+            link: links[1].clone(),
+        })
+        .await
+        .expect("a record")
+        .into_inner()
+        .record
+        .expect("a record");
+    assert_eq!(record.moves.len(), moves);
+    let mut engine = server.client().await;
+    let replayed = engine.replay(record).await.expect("replayed").into_inner();
+    assert_eq!(replayed.match_digest, view(&last).match_digest);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn computer_seats_move_on_their_own() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let created = client
+        .create_table(create(
+            "muggins",
+            vec![
+                person(),
+                computer(proto::BotLevel::Greedy),
+                person(),
+                computer(proto::BotLevel::Expert),
+            ],
+        ))
+        .await
+        .expect("created")
+        .into_inner();
+    assert_eq!(
+        created
+            .seat_links
+            .iter()
+            .map(|l| l.seat)
+            .collect::<Vec<_>>(),
+        [0, 2]
+    );
+    let update = created.update.expect("an update");
+    assert_eq!(update.seats[1], computer(proto::BotLevel::Greedy));
+    // Whoever leads, the computers move until a person is to act.
+    let mut to_act = None;
+    for _ in 0..100 {
+        let update = open(&mut client, &created.seat_links[0].link).await;
+        to_act = view(&update).to_act;
+        if matches!(to_act, Some(0 | 2)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        matches!(to_act, Some(0 | 2)),
+        "a person is to act: {to_act:?}"
+    );
+    // A table of computer players alone is refused.
+    let status = client
+        .create_table(create(
+            "muggins",
+            vec![
+                computer(proto::BotLevel::Random),
+                computer(proto::BotLevel::Random),
+            ],
+        ))
+        .await
+        .expect_err("no person");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn tables_are_served_over_json_and_refused_where_none_are_kept() {
+    let server = with_tables().await;
+    let url = |rpc: &str| format!("{}/v1/{rpc}", server.url());
+    let created = post_json(
+        &url("CreateTable"),
+        r#"{"variant": "block", "players": 2, "seats": [{"person": {}}, {"computer": {"level": "BOT_LEVEL_RANDOM"}}]}"#,
+    )
+    .await;
+    assert_eq!(created.status, http::StatusCode::OK);
+    let link = created.json()["seatLinks"][0]["link"]
+        .as_str()
+        .expect("a link")
+        .to_owned();
+    let opened = post_json(&url("OpenSeat"), format!(r#"{{"link": "{link}"}}"#)).await;
+    assert_eq!(opened.status, http::StatusCode::OK);
+    assert_eq!(opened.json()["update"]["seat"], 0);
+    let missing = post_json(&url("OpenSeat"), r#"{"link": "nope"}"#).await;
+    assert_eq!(missing.status, http::StatusCode::NOT_FOUND);
+    assert_eq!(missing.json()["reason"], "ERROR_REASON_TABLE_NOT_FOUND");
+    // The OpenAPI document describes the tables' routes where they are
+    // served, and only there.
+    let paths = |server: &TestServer| {
+        let url = format!("{}/openapi.json", server.url());
+        async move { server::call(http::Method::GET, &url).await.json()["paths"].clone() }
+    };
+    assert!(paths(&server).await["/v1/CreateTable"].is_object());
+    server.stop().await;
+
+    // A server without a tables database refuses their calls, naming the flag.
+    let plain = TestServer::start().await;
+    let refused = post_json(&format!("{}/v1/OpenSeat", plain.url()), r#"{"link": "x"}"#).await;
+    assert_eq!(refused.status, http::StatusCode::NOT_FOUND);
+    assert!(
+        refused.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--tables-db")
+    );
+    assert!(paths(&plain).await["/v1/CreateTable"].is_null());
+    plain.stop().await;
+}
+
+#[tokio::test]
+async fn tables_outlive_a_restart_on_the_same_database() {
+    let dir = std::env::temp_dir().join(format!("pips-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("tables.db");
+    let _ = std::fs::remove_file(&file);
+    let config = || Config {
+        tables_db: Some(format!("sqlite://{}?mode=rwc", file.display())),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config()).await;
+    let mut client = tables(&server).await;
+    let created = client
+        .create_table(create("muggins", vec![person(), person()]))
+        .await
+        .expect("created")
+        .into_inner();
+    let update = created.update.expect("an update");
+    let to_act = view(&update).to_act.expect("a seat to act");
+    let link = created.seat_links[usize::try_from(to_act).expect("seat")]
+        .link
+        .clone();
+    let opened = open(&mut client, &link).await;
+    client
+        .act(proto::ActRequest {
+            link: link.clone(),
+            number: 0,
+            r#move: Some(view(&opened).legal_moves[0]),
+        })
+        .await
+        .expect("acted");
+    server.stop().await;
+
+    let server = TestServer::start_with(config()).await;
+    let mut client = tables(&server).await;
+    let resumed = client
+        .open_seat(proto::OpenSeatRequest { link })
+        .await
+        .expect("the table is still there")
+        .into_inner()
+        .update
+        .expect("an update");
+    assert_eq!(resumed.number, 1);
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
