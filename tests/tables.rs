@@ -16,10 +16,16 @@ use pips::server::Config;
 use server::{TestServer, post_json, reason};
 use tonic::transport::Channel;
 
-/// A server keeping its tables in memory.
+/// The database the tests keep tables on: `PIPS_TEST_TABLES_DB` if set
+/// (CI sets a PostgreSQL database), else SQLite in memory.
+fn test_database() -> String {
+    std::env::var("PIPS_TEST_TABLES_DB").unwrap_or_else(|_| "sqlite::memory:".to_owned())
+}
+
+/// A server keeping its tables on the test database.
 async fn with_tables() -> TestServer {
     TestServer::start_with(Config {
-        tables_db: Some("sqlite::memory:".to_owned()),
+        tables_db: Some(test_database()),
         ..Config::default()
     })
     .await

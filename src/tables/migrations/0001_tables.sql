@@ -7,7 +7,7 @@ CREATE TABLE game_tables (
     created_at  BIGINT NOT NULL,
     touched_at  BIGINT NOT NULL,
     version     BIGINT NOT NULL,
-    match_no    INTEGER NOT NULL,
+    match_no    BIGINT NOT NULL,
     state       BYTEA NOT NULL,
     first_state BYTEA NOT NULL,
     settings    TEXT NOT NULL
@@ -16,7 +16,7 @@ CREATE INDEX tables_touched ON game_tables (touched_at);
 
 CREATE TABLE seats (
     table_id  TEXT NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-    seat      INTEGER NOT NULL,
+    seat      BIGINT NOT NULL,
     kind      TEXT NOT NULL,
     level     TEXT,
     link_hash BYTEA,
@@ -26,9 +26,9 @@ CREATE UNIQUE INDEX seats_link ON seats (link_hash);
 
 CREATE TABLE moves (
     table_id TEXT NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-    match_no INTEGER NOT NULL,
+    match_no BIGINT NOT NULL,
     number   BIGINT NOT NULL,
-    seat     INTEGER NOT NULL,
+    seat     BIGINT NOT NULL,
     move     BYTEA NOT NULL,
     before   BYTEA NOT NULL,
     by_whom  TEXT NOT NULL,
