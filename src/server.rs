@@ -233,6 +233,15 @@ pub async fn run(
         ),
         None => None,
     };
+    // When the server shuts down, the tables' watches end first (they
+    // would hold their connections open until the drain ran out).
+    let closing = tables.clone();
+    let shutdown = async move {
+        shutdown.await;
+        if let Some(tables) = closing {
+            tables.close();
+        }
+    };
     let api = http_api::Api::new(engine.clone(), tables, config.max_request_bytes);
     let mut grpc = Routes::builder();
     grpc.add_service(health_service)

@@ -62,16 +62,25 @@ fn create(variant: &str, seats: Vec<proto::SeatPlan>) -> proto::CreateTableReque
     }
 }
 
+/// A new table at `variant` with `seats`.
+async fn new_table(
+    client: &mut TableServiceClient<Channel>,
+    variant: &str,
+    seats: Vec<proto::SeatPlan>,
+) -> proto::CreateTableResponse {
+    client
+        .create_table(create(variant, seats))
+        .await
+        .expect("created")
+        .into_inner()
+}
+
 /// A new table of two people at `variant`, and its links.
 async fn two_people(
     client: &mut TableServiceClient<Channel>,
     variant: &str,
 ) -> (proto::CreateTableResponse, Vec<String>) {
-    let created = client
-        .create_table(create(variant, vec![person(), person()]))
-        .await
-        .expect("created")
-        .into_inner();
+    let created = new_table(client, variant, vec![person(), person()]).await;
     let links = created.seat_links.iter().map(|l| l.link.clone()).collect();
     (created, links)
 }
@@ -220,19 +229,17 @@ async fn a_match_played_by_links_replays_to_its_digest() {
 async fn computer_seats_move_on_their_own() {
     let server = with_tables().await;
     let mut client = tables(&server).await;
-    let created = client
-        .create_table(create(
-            "muggins",
-            vec![
-                person(),
-                computer(proto::BotLevel::Greedy),
-                person(),
-                computer(proto::BotLevel::Expert),
-            ],
-        ))
-        .await
-        .expect("created")
-        .into_inner();
+    let created = new_table(
+        &mut client,
+        "muggins",
+        vec![
+            person(),
+            computer(proto::BotLevel::Greedy),
+            person(),
+            computer(proto::BotLevel::Expert),
+        ],
+    )
+    .await;
     assert_eq!(
         created
             .seat_links
@@ -327,11 +334,7 @@ async fn tables_outlive_a_restart_on_the_same_database() {
     };
     let server = TestServer::start_with(config()).await;
     let mut client = tables(&server).await;
-    let created = client
-        .create_table(create("muggins", vec![person(), person()]))
-        .await
-        .expect("created")
-        .into_inner();
+    let created = new_table(&mut client, "muggins", vec![person(), person()]).await;
     let update = created.update.expect("an update");
     let to_act = view(&update).to_act.expect("a seat to act");
     let link = created.seat_links[usize::try_from(to_act).expect("seat")]
@@ -360,4 +363,144 @@ async fn tables_outlive_a_restart_on_the_same_database() {
     assert_eq!(resumed.number, 1);
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits at most this long for an update that a move just published.
+const WITHIN: Duration = Duration::from_secs(15);
+
+#[tokio::test]
+async fn a_watch_sees_every_move_as_its_seat_may() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "muggins").await;
+    let first = created.update.expect("an update");
+    let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
+    let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
+    // The other seat watches over gRPC ...
+    let mut watch = client
+        .watch(proto::WatchRequest {
+            link: watcher.clone(),
+        })
+        .await
+        .expect("watching")
+        .into_inner();
+    let now = watch
+        .message()
+        .await
+        .expect("a message")
+        .expect("an update");
+    let now = now.update.expect("an update");
+    assert_eq!((now.number, view(&now).hand.is_empty()), (0, false));
+    // ... and over server-sent events.
+    let mut events = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("connect");
+    let body = format!(r#"{{"link": "{watcher}"}}"#);
+    let head = format!(
+        "POST /v1/Watch HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    events.write_all(head.as_bytes()).await.expect("sent");
+    let mut read = String::new();
+    let mut event = async |read: &mut String, count: usize| {
+        let mut buffer = vec![0u8; 65536];
+        while read.matches("\ndata: ").count() < count {
+            let n = tokio::time::timeout(WITHIN, events.read(&mut buffer))
+                .await
+                .expect("an event in time")
+                .expect("read");
+            assert!(n > 0, "the stream ended");
+            read.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    };
+    event(&mut read, 1).await;
+    assert!(read.starts_with("HTTP/1.1 200"), "{read}");
+    assert!(read.contains("content-type: text/event-stream"), "{read}");
+    // The seat to act moves: both watches hear of it, as the watcher's
+    // seat sees it.
+    let opened = open(&mut client, actor).await;
+    client
+        .act(proto::ActRequest {
+            link: actor.clone(),
+            number: 0,
+            r#move: Some(view(&opened).legal_moves[0]),
+        })
+        .await
+        .expect("acted");
+    let next = tokio::time::timeout(WITHIN, watch.message())
+        .await
+        .expect("an update in time")
+        .expect("a message")
+        .expect("an update")
+        .update
+        .expect("an update");
+    assert_eq!(next.number, 1);
+    assert_eq!(view(&next).to_act, Some(next.seat));
+    assert!(!next.events.is_empty());
+    event(&mut read, 2).await;
+    let last = read.rsplit("\ndata: ").next().unwrap_or_default();
+    let json: serde_json::Value =
+        serde_json::from_str(last.trim_end_matches('\n').trim()).expect("an update as JSON");
+    assert_eq!(json["update"]["number"], "1");
+    assert!(json["update"]["view"]["boneyardSize"].is_number());
+    // Connect carries no streams: refused, saying where Watch is served.
+    let connect = post_json(
+        &format!("{}/pips.v1.TableService/Watch", server.url()),
+        format!(r#"{{"link": "{watcher}"}}"#),
+    )
+    .await;
+    assert_ne!(connect.status, http::StatusCode::OK);
+    assert!(String::from_utf8_lossy(&connect.body).contains("server-sent events"));
+    drop((watch, events));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_watch_sees_the_computer_seats_move() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let created = new_table(
+        &mut client,
+        "block",
+        vec![person(), computer(proto::BotLevel::Random)],
+    )
+    .await;
+    let link = created.seat_links[0].link.clone();
+    let mut watch = client
+        .watch(proto::WatchRequest { link: link.clone() })
+        .await
+        .expect("watching")
+        .into_inner();
+    // Updates come until the person is to act after a computer's move.
+    let mut seen_computer = false;
+    loop {
+        let update = tokio::time::timeout(WITHIN, watch.message())
+            .await
+            .expect("an update in time")
+            .expect("a message")
+            .expect("an update")
+            .update
+            .expect("an update");
+        if update.number > 0 && view(&update).to_act == Some(0) {
+            seen_computer = true;
+        }
+        if view(&update).to_act == Some(0) {
+            if seen_computer {
+                break;
+            }
+            // The person moves; the computer answers.
+            let mv = view(&update).legal_moves[0];
+            client
+                .act(proto::ActRequest {
+                    link: link.clone(),
+                    number: update.number,
+                    r#move: Some(mv),
+                })
+                .await
+                .expect("acted");
+        }
+    }
+    server.stop().await;
 }

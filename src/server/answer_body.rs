@@ -116,3 +116,32 @@ impl hyper::body::Body for AnswerBody {
         }
     }
 }
+
+/// A body, keeping `kept` (a hold of the answer budget, a connection's
+/// call in flight) until it is dropped.
+pub struct Keeping<T> {
+    /// The body.
+    pub body: axum::body::Body,
+    /// What it keeps.
+    pub _kept: T,
+}
+
+impl<T: Send + Unpin + 'static> hyper::body::Body for Keeping<T> {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}

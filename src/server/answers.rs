@@ -33,6 +33,10 @@ pub const ANSWER_UNIT: usize = 1024;
 /// one being written, each at most the descriptors' size).
 pub const STREAM_RESERVE: usize = 512 * 1024;
 
+/// What a watch (a table's updates, a health watch) holds for its life:
+/// more than one update, which is all it makes before the last is taken.
+pub const WATCH_RESERVE: usize = 32 * 1024;
+
 /// How long a call waits for the room an eviction frees.
 const EVICTION_WAIT: Duration = Duration::from_millis(500);
 

@@ -24,6 +24,7 @@ use tokio::sync::{Notify, Semaphore, watch};
 use tokio::time::Instant;
 use tower::ServiceExt;
 
+use super::answer_body::Keeping;
 use super::answers::{AnswerBudget, ConnectionAnswers};
 use crate::service::pool::ConnectionId;
 
@@ -65,6 +66,12 @@ pub struct ConnectionShare {
     /// when it holds answers it does not read).
     pub answers: Arc<ConnectionAnswers>,
 }
+
+/// Marks an answer that is a stream going on after its head (a watch,
+/// reflection): its connection counts as busy until the stream ends, so
+/// that it is not closed as idle under it.
+#[derive(Clone, Copy, Debug)]
+pub struct Streaming;
 
 /// The next connection's number.
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
@@ -269,9 +276,20 @@ pub async fn serve<S>(
         request.extensions_mut().insert(id);
         request.extensions_mut().insert(share.clone());
         async move {
-            let answer = app.oneshot(request.map(Body::new)).await;
-            drop(in_flight);
-            answer
+            match app.oneshot(request.map(Body::new)).await {
+                Ok(answer) if answer.extensions().get::<Streaming>().is_some() => {
+                    Ok(answer.map(|body| {
+                        Body::new(Keeping {
+                            body,
+                            _kept: in_flight,
+                        })
+                    }))
+                }
+                answer => {
+                    drop(in_flight);
+                    answer
+                }
+            }
         }
     });
     let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);

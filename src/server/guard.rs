@@ -33,9 +33,11 @@ use crate::service::grpc_codec::grpc_timeout;
 use crate::service::http_api::{Protocol, SERVICES, refusal};
 use crate::service::pool::CallDeadline;
 
-use super::answer_body::AnswerBody;
-use super::answers::{ANSWER_UNIT, AnswerBudget, ConnectionAnswers, Full, Held, STREAM_RESERVE};
-use super::connection::ConnectionShare;
+use super::answer_body::{AnswerBody, Keeping};
+use super::answers::{
+    ANSWER_UNIT, AnswerBudget, ConnectionAnswers, Full, STREAM_RESERVE, WATCH_RESERVE,
+};
+use super::connection::{ConnectionShare, Streaming};
 
 /// The limits, shared by every connection.
 #[derive(Debug)]
@@ -77,11 +79,22 @@ fn streams_its_request(path: &str) -> bool {
     path.starts_with("/grpc.reflection.")
 }
 
-/// Calls whose answer is a stream made as it goes (gRPC reflection, a
-/// health watch): it holds a fixed reservation of the answer budget for
-/// its life, instead of its bytes.
-fn streams_its_answer(path: &str) -> bool {
-    streams_its_request(path) || path == "/grpc.health.v1.Health/Watch"
+/// What a call whose answer is a stream made as it goes holds of the
+/// answer budget for its life, instead of its bytes (none: its answer is
+/// read whole and holds its bytes): gRPC reflection's descriptors; a
+/// health watch's or a table watch's updates, each made only when the
+/// last has been taken.
+fn stream_reserve(path: &str) -> Option<usize> {
+    if streams_its_request(path) {
+        Some(STREAM_RESERVE)
+    } else if matches!(
+        path,
+        "/grpc.health.v1.Health/Watch" | "/v1/Watch" | "/pips.v1.TableService/Watch"
+    ) {
+        Some(WATCH_RESERVE)
+    } else {
+        None
+    }
 }
 
 /// Runs `request` under the limits, and counts it (`pips_calls`, its
@@ -119,7 +132,7 @@ async fn limited(
     let share = request.extensions().get::<ConnectionShare>().cloned();
     let mine = share.as_ref().map(|share| Arc::clone(&share.answers));
     let mine = mine.as_deref();
-    let streams_answer = streams_its_answer(request.uri().path());
+    let stream_reserve = stream_reserve(request.uri().path());
     if !streams_its_request(request.uri().path()) {
         request = match buffered(request, limits, protocol, share.as_ref()).await {
             Ok(request) => request,
@@ -138,14 +151,16 @@ async fn limited(
     }
     request.extensions_mut().insert(CallDeadline(deadline));
     let answer = tokio::time::timeout_at(deadline.into(), async {
-        if streams_answer {
+        if let Some(reserve) = stream_reserve {
             let held = limits
                 .answers
-                .hold(mine, STREAM_RESERVE)
+                .hold(mine, reserve)
                 .await
-                .map_err(|full| budget_spent(full, STREAM_RESERVE))?;
-            let response = next.run(request).await;
-            Ok(response.map(|body| Body::new(Reserved { body, _held: held })))
+                .map_err(|full| budget_spent(full, reserve))?;
+            let mut response = next.run(request).await;
+            // Its connection is busy while the stream goes on.
+            response.extensions_mut().insert(Streaming);
+            Ok(response.map(|body| Body::new(Keeping { body, _kept: held })))
         } else {
             let response = next.run(request).await;
             hold_answer(response, limits, mine).await
@@ -194,35 +209,6 @@ fn budget_spent(full: Full, bytes: usize) -> ApiError {
         "the answer is {bytes} bytes and {whose} has {left} KiB of answers left to hold until \
          they are read; read the answers in flight, or ask for less (fewer moves per Replay)"
     ))
-}
-
-/// A streamed answer's body, holding its reservation of the answer budget
-/// until it ends.
-struct Reserved {
-    /// The answer.
-    body: Body,
-    /// The reservation.
-    _held: Held,
-}
-
-impl hyper::body::Body for Reserved {
-    type Data = axum::body::Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
-        std::pin::Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.body.size_hint()
-    }
 }
 
 /// Counts a call as in flight (`pips_calls_in_flight`) until dropped.
@@ -327,7 +313,7 @@ fn refused(
     let Some(held) = limits.answers.try_hold(mine, ANSWER_UNIT) else {
         return response;
     };
-    response.map(|body| Body::new(Reserved { body, _held: held }))
+    response.map(|body| Body::new(Keeping { body, _kept: held }))
 }
 
 /// `request` with its whole body read, within the size limit and the body

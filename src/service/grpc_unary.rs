@@ -29,7 +29,23 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request) -> Response {
     let call = Call::of(request.extensions());
     let rpc = rpc_name(&request);
     let limit = api.max_request_bytes.saturating_add(5);
-    let answer = match read_body(request.into_body(), limit).await {
+    let body = read_body(request.into_body(), limit).await;
+    if rpc == "Watch" {
+        let watch = match body {
+            Ok(body) => api.watch(Encoding::Grpc, body, call).await,
+            Err(error) => Err(error),
+        };
+        return match watch {
+            Ok(watch) => super::streams::grpc(watch),
+            Err(error) => {
+                error.log();
+                tonic::Status::from(error)
+                    .into_http::<Body>()
+                    .into_response()
+            }
+        };
+    }
+    let answer = match body {
         Ok(body) => api.run(rpc, Encoding::Grpc, body, call).await,
         Err(error) => Err(error),
     };

@@ -34,7 +34,7 @@ use crate::tables::Tables;
 
 /// The RPCs of `TableService`, as they appear in `/v1/<RpcName>` (RPC
 /// names are unique across the services).
-pub const TABLE_RPC_NAMES: [&str; 4] = ["CreateTable", "OpenSeat", "Act", "Record"];
+pub const TABLE_RPC_NAMES: [&str; 5] = ["CreateTable", "OpenSeat", "Act", "Watch", "Record"];
 
 /// The services served on every protocol, by their full name, with their
 /// RPCs.
@@ -161,7 +161,20 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
         .unwrap_or_default()
         .to_owned();
     let call = Call::of(request.extensions());
-    let result = match read_body(request.into_body(), api.max_request_bytes).await {
+    let body = read_body(request.into_body(), api.max_request_bytes).await;
+    if rpc == "Watch" {
+        return match body {
+            Ok(body) => match api.watch(Encoding::Json, body, call).await {
+                Ok(watch) => super::streams::events(watch),
+                Err(error) => {
+                    error.log();
+                    error_response(&error)
+                }
+            },
+            Err(error) => error_response(&error),
+        };
+    }
+    let result = match body {
         Ok(body) => api.run(rpc, Encoding::Json, body, call).await,
         Err(error) => Err(error),
     };
@@ -259,6 +272,35 @@ impl Api {
             .await
     }
 
+    /// The tables, or the refusal of a server that keeps none.
+    fn tables(&self) -> Result<&Arc<Tables>, ApiError> {
+        self.tables.as_ref().ok_or_else(|| ApiError {
+            code: Code::Unimplemented,
+            reason: ErrorReason::UnknownRoute,
+            field: String::new(),
+            message: "this server keeps no tables: start it with --tables-db (a SQLite file \
+                      or a PostgreSQL database)"
+                .to_owned(),
+        })
+    }
+
+    /// `TableService.Watch` on `body` written in `encoding`: the stream of
+    /// updates, for the caller's transport to carry.
+    ///
+    /// # Errors
+    /// A malformed body, a server without tables, or the watch's refusal.
+    pub async fn watch(
+        &self,
+        encoding: Encoding,
+        body: Bytes,
+        call: Call,
+    ) -> Result<super::streams::Watch, ApiError> {
+        let tables = self.tables()?;
+        let large = body.len() > INLINE_BODY_BYTES;
+        let request = self.decode_async(encoding, body, large, call).await?;
+        Ok(Box::pin(tables.watch(&request).await?))
+    }
+
     /// Runs the `TableService` RPC named `rpc`.
     async fn run_table(
         &self,
@@ -268,16 +310,7 @@ impl Api {
         large: bool,
         call: Call,
     ) -> Result<Vec<u8>, ApiError> {
-        let Some(tables) = self.tables.as_ref() else {
-            return Err(ApiError {
-                code: Code::Unimplemented,
-                reason: ErrorReason::UnknownRoute,
-                field: String::new(),
-                message: "this server keeps no tables: start it with --tables-db (a SQLite file \
-                          or a PostgreSQL database)"
-                    .to_owned(),
-            });
-        };
+        let tables = self.tables()?;
         match rpc {
             "CreateTable" => {
                 let request = self.decode_async(encoding, body, large, call).await?;
@@ -295,6 +328,14 @@ impl Api {
                 let request = self.decode_async(encoding, body, large, call).await?;
                 encode_answer(encoding, &tables.record(&request).await?)
             }
+            "Watch" => Err(ApiError {
+                code: Code::Unimplemented,
+                reason: ErrorReason::UnsupportedMediaType,
+                field: String::new(),
+                message: "Watch is a stream: it is served over gRPC and gRPC-Web, and as \
+                          server-sent events at POST /v1/Watch; not over Connect"
+                    .to_owned(),
+            }),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
         }
     }

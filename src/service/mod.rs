@@ -14,6 +14,8 @@
 //! - [`http_api`]: the HTTP/JSON API (`POST /v1/<RpcName>`), `/openapi.json`
 //!   and the playground page, on the gRPC port.
 //! - [`openapi`]: the OpenAPI document, generated from the descriptors.
+//! - [`streams`]: `TableService.Watch` as gRPC frames and as server-sent
+//!   events.
 //! - [`suggest`]: `SuggestMove`, a computer opponent's move within the
 //!   server's time cap and the call's deadline.
 //! - [`pool`]: the work pool where searches and long replays run, shared
@@ -31,6 +33,7 @@ pub mod http_api;
 pub mod keys;
 pub mod openapi;
 pub mod pool;
+pub mod streams;
 pub mod suggest;
 
 pub use engine::Engine;

@@ -95,6 +95,7 @@ pub fn document(tables: bool) -> Value {
                         description,
                         method.input_type(),
                         method.output_type(),
+                        method.server_streaming(),
                     ),
                 );
             }
@@ -121,16 +122,26 @@ pub fn document(tables: bool) -> Value {
     })
 }
 
-/// The path item of one RPC.
-fn rpc_path(name: &str, description: &str, input: &str, output: &str) -> Value {
+/// The path item of one RPC; a `streaming` one answers server-sent events.
+fn rpc_path(name: &str, description: &str, input: &str, output: &str, streaming: bool) -> Value {
     let mut responses = Map::new();
-    responses.insert(
-        "200".to_owned(),
+    let answer = if streaming {
+        json!({
+            "description": format!(
+                "Server-sent events: each event's data is a {} as JSON; a comment \
+                 line while nothing happens; a refusal after the stream began as an \
+                 `error` event whose data is an HttpError.",
+                output.trim_start_matches('.')
+            ),
+            "content": { "text/event-stream": { "schema": { "type": "string" } } },
+        })
+    } else {
         json!({
             "description": "The answer.",
             "content": { "application/json": { "schema": reference(output) } },
-        }),
-    );
+        })
+    };
+    responses.insert("200".to_owned(), answer);
     for (status, why) in REFUSALS {
         responses.insert(
             status.to_owned(),

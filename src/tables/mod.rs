@@ -12,11 +12,15 @@
 //!   record.
 //! - [`computer`]: computer seats, which move on their own after each
 //!   move, on the engine's work pool.
+//! - [`live`]: each accepted move published to the seats watching its
+//!   table; [`watch`]: a seat's stream of updates.
 
 pub mod computer;
 pub mod link;
+pub mod live;
 pub mod store;
 pub mod table;
+pub mod watch;
 
 use std::sync::Arc;
 
@@ -33,6 +37,11 @@ pub struct Tables {
     /// The engine (its custody of states, its work pool and its search
     /// cap, shared with `DominoEngineService`).
     engine: Engine,
+    /// The tables watched on this server, to tell of each move.
+    live: Arc<live::Live>,
+    /// Set when the server shuts down: every watch ends (its client
+    /// reconnects to another server, or to this one restarted).
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl Tables {
@@ -45,6 +54,13 @@ impl Tables {
         Ok(Arc::new(Tables {
             store: Store::open(database).await?,
             engine,
+            live: Arc::default(),
+            closing: tokio::sync::watch::Sender::new(false),
         }))
+    }
+
+    /// Ends every watch: the server is shutting down.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
     }
 }

@@ -104,7 +104,11 @@ fn seat_plan(row: &SeatRow) -> proto::SeatPlan {
 
 impl Tables {
     /// The table and seat `link` opens (at `field` of the request).
-    async fn seat_of(&self, link: &str, field: &str) -> Result<(TableRow, Seat), ApiError> {
+    pub(super) async fn seat_of(
+        &self,
+        link: &str,
+        field: &str,
+    ) -> Result<(TableRow, Seat), ApiError> {
         let link = Link::read(link).ok_or_else(|| not_found(field))?;
         let (id, seat) = self
             .store
@@ -124,7 +128,11 @@ impl Tables {
 
     /// Where `table` stands for `seat`: its view, and what the last move
     /// (or the deal) did, as the seat may see them.
-    async fn update(&self, table: &TableRow, seat: Seat) -> Result<proto::TableUpdate, ApiError> {
+    pub(super) async fn update(
+        &self,
+        table: &TableRow,
+        seat: Seat,
+    ) -> Result<proto::TableUpdate, ApiError> {
         let game = read_state(&table.state)?;
         let last = self
             .store
@@ -167,7 +175,8 @@ impl Tables {
         after: &Game,
         by: &str,
     ) -> Result<bool, ApiError> {
-        self.store
+        let committed = self
+            .store
             .commit_move(NewMove {
                 table: &table.id,
                 match_no: table.match_no,
@@ -180,7 +189,11 @@ impl Tables {
                 now: now_ms(),
             })
             .await
-            .map_err(|e| database(&e))
+            .map_err(|e| database(&e))?;
+        if committed {
+            self.live.publish(&table.id, table.version + 1);
+        }
+        Ok(committed)
     }
 
     /// Creates a table: deals its match (as `NewGame` would), stores it
