@@ -78,6 +78,8 @@ jq -e '(.seatLinks | length) == 2 and all(.seatLinks[]; (.link | length) == 22)'
 jq -e '(.stale | not) and .update.number == "1"' acted.json > /dev/null
 jq -e '.update.number == "1" and .update.view.toAct == .update.seat' other.json > /dev/null
 jq -e '.stale and .update.number == "1"' again.json > /dev/null
+jq -e '.update.watching and (.update.view.hand | length) == 0 and (.update.view.handSizes | length) == 2' public.json > /dev/null
+grep -q '"reason":"ERROR_REASON_MATCH_IN_PLAY".* HTTP 409' transcript.txt
 grep -m1 '^data: ' watch.txt | cut -c7- | jq -e '.update.number == "1"' > /dev/null
 
 # Graceful shutdown on SIGTERM.

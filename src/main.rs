@@ -134,6 +134,20 @@ struct Cli {
     /// no tables and refuses their calls.
     #[arg(long, env = "PIPS_TABLES_DB")]
     tables_db: Option<String>,
+    /// Seconds a table nobody touches (no move, no open, no page watching
+    /// it) is kept before it is deleted.
+    #[arg(long, env = "PIPS_TABLES_EXPIRE_SECS", default_value_t = 24 * 60 * 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    tables_expire_secs: u64,
+    /// Tables one client address may create in a minute (a burst of as
+    /// many, then one every 60/n seconds).
+    #[arg(long, env = "PIPS_TABLES_PER_MINUTE", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    tables_per_minute: u32,
+    /// Tables kept at once (on a shared database: by all its servers);
+    /// past it, creating one is refused until some expire.
+    #[arg(long, env = "PIPS_TABLES_MAX", default_value_t = 100_000)]
+    tables_max: u64,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -346,6 +360,12 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         max_answer_bytes: cli.max_answer_bytes,
         tls,
         tables_db: cli.tables_db.clone(),
+        tables_expire_after: Duration::from_secs(cli.tables_expire_secs),
+        table_limits: pips::tables::limits::TableLimits {
+            creations_per_minute: cli.tables_per_minute,
+            most_tables: cli.tables_max,
+            ..pips::tables::limits::TableLimits::default()
+        },
         ..pips::server::Config::default()
     })
 }

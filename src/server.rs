@@ -127,6 +127,11 @@ pub struct Config {
     /// `sqlite::memory:`, `postgres://…`); none: the server keeps no tables
     /// and refuses their RPCs.
     pub tables_db: Option<String>,
+    /// How long a table nobody touches (no move, no open, no page
+    /// watching) is kept before it is deleted.
+    pub tables_expire_after: Duration,
+    /// The limits on tables: created per address, kept, watched.
+    pub table_limits: crate::tables::limits::TableLimits,
 }
 
 impl Default for Config {
@@ -151,6 +156,8 @@ impl Default for Config {
             max_answer_bytes: 64 * 1024 * 1024,
             tls: None,
             tables_db: None,
+            tables_expire_after: crate::tables::DEFAULT_EXPIRE_AFTER,
+            table_limits: crate::tables::limits::TableLimits::default(),
         }
     }
 }
@@ -227,9 +234,14 @@ pub async fn run(
         .with_pool_size(config.work_pool);
     let tables = match &config.tables_db {
         Some(database) => Some(
-            crate::tables::Tables::open(database, engine.clone())
-                .await
-                .map_err(ServerError::Tables)?,
+            crate::tables::Tables::open(
+                database,
+                engine.clone(),
+                config.tables_expire_after,
+                config.table_limits,
+            )
+            .await
+            .map_err(ServerError::Tables)?,
         ),
         None => None,
     };

@@ -59,6 +59,7 @@ fn create(variant: &str, seats: Vec<proto::SeatPlan>) -> proto::CreateTableReque
         players: u32::try_from(seats.len()).expect("seats"),
         rules: None,
         seats,
+        settings: None,
     }
 }
 
@@ -182,19 +183,21 @@ async fn seats_open_by_their_links_and_moves_are_made_once() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_match_played_by_links_replays_to_its_digest() {
-    let server = with_tables().await;
-    let mut client = tables(&server).await;
-    let (_, links) = two_people(&mut client, "draw").await;
+/// Plays the match at the table of `links` (every seat a person's) to its
+/// end, each seat by its own link: the table at the end and the moves
+/// made.
+async fn play_to_end(
+    client: &mut TableServiceClient<Channel>,
+    links: &[String],
+) -> (proto::TableUpdate, usize) {
     let mut moves = 0;
     let last = loop {
-        let seat_zero = open(&mut client, &links[0]).await;
+        let seat_zero = open(client, &links[0]).await;
         let Some(to_act) = view(&seat_zero).to_act else {
             break seat_zero;
         };
         let link = &links[usize::try_from(to_act).expect("seat")];
-        let update = open(&mut client, link).await;
+        let update = open(client, link).await;
         let acted = client
             .act(proto::ActRequest {
                 link: link.clone(),
@@ -208,7 +211,26 @@ async fn a_match_played_by_links_replays_to_its_digest() {
         moves += 1;
         assert!(moves < 5_000, "the match ends");
     };
+    (last, moves)
+}
+
+#[tokio::test]
+async fn a_match_played_by_links_replays_to_its_digest_and_offers_a_rematch() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "draw").await;
+    // No record while the match is played: its first state shows every hand.
+    let early = client
+        .record(proto::RecordRequest {
+            link: links[0].clone(),
+        })
+        .await
+        .expect_err("in play");
+    assert_eq!(early.code(), tonic::Code::FailedPrecondition);
+    assert_eq!(reason(&early), ErrorReason::MatchInPlay.as_str_name());
+    let (last, moves) = play_to_end(&mut client, &links).await;
     assert_eq!(last.number, moves as u64);
+    assert_eq!(last.r#match, 1);
     let record = client
         .record(proto::RecordRequest {
             link: links[1].clone(),
@@ -222,6 +244,250 @@ async fn a_match_played_by_links_replays_to_its_digest() {
     let mut engine = server.client().await;
     let replayed = engine.replay(record).await.expect("replayed").into_inner();
     assert_eq!(replayed.match_digest, view(&last).match_digest);
+    // The watch link may have the record too, once the match is over.
+    client
+        .record(proto::RecordRequest {
+            link: created.watch_link.clone(),
+        })
+        .await
+        .expect("a record for the watch link");
+    // A rematch: asked twice at the same number, dealt once, for the same
+    // seats and links; the watch link may not ask.
+    let watcher = client
+        .rematch(proto::RematchRequest {
+            link: created.watch_link.clone(),
+            number: last.number,
+        })
+        .await
+        .expect_err("a watcher");
+    assert_eq!(watcher.code(), tonic::Code::PermissionDenied);
+    let ask = |link: &str| proto::RematchRequest {
+        link: link.to_owned(),
+        number: last.number,
+    };
+    let dealt = client
+        .rematch(ask(&links[1]))
+        .await
+        .expect("dealt")
+        .into_inner();
+    let again = client
+        .rematch(ask(&links[0]))
+        .await
+        .expect("answered")
+        .into_inner();
+    let dealt_update = dealt.update.expect("an update");
+    assert!(!dealt.stale && again.stale);
+    assert_eq!(
+        (dealt_update.r#match, dealt_update.number),
+        (2, last.number + 1)
+    );
+    let next = open(&mut client, &links[0]).await;
+    assert_eq!((next.r#match, next.number), (2, last.number + 1));
+    assert!(view(&next).to_act.is_some() && view(&next).history.is_empty());
+    assert_ne!(view(&next).match_digest, view(&last).match_digest);
+    // The new match, still in play, is not rematched.
+    let early = client
+        .rematch(proto::RematchRequest {
+            link: links[0].clone(),
+            number: next.number,
+        })
+        .await
+        .expect_err("in play");
+    assert_eq!(reason(&early), ErrorReason::MatchInPlay.as_str_name());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_watch_link_sees_no_hand_and_acts_for_nobody() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "draw").await;
+    assert_eq!(created.watch_link.len(), 22);
+    assert!(!links.contains(&created.watch_link));
+    let mut watch = client
+        .watch(proto::WatchRequest {
+            link: created.watch_link.clone(),
+        })
+        .await
+        .expect("watching")
+        .into_inner();
+    let public = open(&mut client, &created.watch_link).await;
+    assert!(public.watching);
+    assert!(view(&public).hand.is_empty() && view(&public).legal_moves.is_empty());
+    assert_eq!(view(&public).hand_sizes, [7, 7]);
+    let to_act = view(&public).to_act.expect("a seat to act");
+    let link = &links[usize::try_from(to_act).expect("seat")];
+    let seat = open(&mut client, link).await;
+    // The watch link acts for nobody, whatever seat its move names.
+    let refused = client
+        .act(proto::ActRequest {
+            link: created.watch_link.clone(),
+            number: 0,
+            r#move: Some(view(&seat).legal_moves[0]),
+        })
+        .await
+        .expect_err("a watcher");
+    assert_eq!(refused.code(), tonic::Code::PermissionDenied);
+    assert_eq!(
+        reason(&refused),
+        ErrorReason::SeatNotPermitted.as_str_name()
+    );
+    // Moves, draws among them, reach the watch with no tile drawn named.
+    let (_, moves) = play_to_end(&mut client, &links).await;
+    let mut seen = 0;
+    while seen < moves {
+        let update = tokio::time::timeout(WITHIN, watch.message())
+            .await
+            .expect("an update in time")
+            .expect("a message")
+            .expect("an update")
+            .update
+            .expect("an update");
+        assert!(update.watching);
+        assert!(view(&update).hand.is_empty() && view(&update).legal_moves.is_empty());
+        let drawn = |event: &proto::Event| match &event.kind {
+            Some(proto::event::Kind::TileDrawn(drawn)) => drawn.tile.is_some(),
+            _ => false,
+        };
+        assert!(!update.events.iter().any(drawn), "a drawn tile shown");
+        seen = usize::try_from(update.number).expect("a number");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_whose_time_runs_out_is_played_by_the_computer_until_it_returns() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let mut request = create("muggins", vec![person(), person()]);
+    request.settings = Some(proto::TableSettings {
+        turn_seconds: 1,
+        on_timeout: proto::TimeoutRule::TakeOver as i32,
+    });
+    let created = client
+        .create_table(request)
+        .await
+        .expect("created")
+        .into_inner();
+    let first = created.update.expect("an update");
+    let late = view(&first).to_act.expect("a seat to act");
+    assert!(first.turn_ends_at_ms > 0, "the timer runs");
+    assert_eq!(
+        first.settings.expect("settings").turn_seconds,
+        1,
+        "the settings are shown"
+    );
+    // Nobody moves: within the timer and a sweep, the computer has moved
+    // for the late seat, and plays it from then on.
+    let other = &created.seat_links[usize::from(late == 0)].link;
+    let mut taken_over = None;
+    for _ in 0..100 {
+        let update = open(&mut client, other).await;
+        if update.number > 0 && update.presence[late as usize].computer_plays {
+            taken_over = Some(update);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let taken_over = taken_over.expect("the computer moved for the late seat");
+    assert!(
+        view(&taken_over)
+            .history
+            .iter()
+            .any(|entry| entry.seat == late)
+    );
+    // The late seat's person comes back by opening their link.
+    let back = open(&mut client, &created.seat_links[late as usize].link).await;
+    assert!(!back.presence[late as usize].computer_plays);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_watched_seat_shows_as_connected() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (_, links) = two_people(&mut client, "muggins").await;
+    let connected = |update: &proto::TableUpdate| {
+        update
+            .presence
+            .iter()
+            .map(|seat| seat.connected)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        connected(&open(&mut client, &links[1]).await),
+        [false, false]
+    );
+    let mut watch = client
+        .watch(proto::WatchRequest {
+            link: links[0].clone(),
+        })
+        .await
+        .expect("watching")
+        .into_inner();
+    // The watch itself hears its seat arrive (within a sweep).
+    let mut arrived = false;
+    for _ in 0..4 {
+        let update = tokio::time::timeout(WITHIN, watch.message())
+            .await
+            .expect("an update in time")
+            .expect("a message")
+            .expect("an update")
+            .update
+            .expect("an update");
+        if connected(&update) == [true, false] {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "seat 0 shows as connected");
+    assert_eq!(
+        connected(&open(&mut client, &links[1]).await),
+        [true, false]
+    );
+    drop(watch);
+    let mut left = false;
+    for _ in 0..50 {
+        if connected(&open(&mut client, &links[1]).await) == [false, false] {
+            left = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(left, "seat 0 shows as gone once its watch ends");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_table_nobody_touches_expires() {
+    // (A database of its own: a second's expiry on a shared one would
+    // delete the other tests' tables.)
+    let server = TestServer::start_with(Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        tables_expire_after: Duration::from_secs(1),
+        ..Config::default()
+    })
+    .await;
+    let mut client = tables(&server).await;
+    let (_, links) = two_people(&mut client, "muggins").await;
+    let mut gone = None;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if let Err(status) = client
+            .open_seat(proto::OpenSeatRequest {
+                link: links[0].clone(),
+            })
+            .await
+        {
+            gone = Some(status);
+            break;
+        }
+        // (Opening touches it: wait past the expiry before looking again.)
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+    }
+    let gone = gone.expect("the table expired");
+    assert_eq!(gone.code(), tonic::Code::NotFound);
+    assert_eq!(reason(&gone), ErrorReason::TableNotFound.as_str_name());
     server.stop().await;
 }
 
@@ -502,5 +768,79 @@ async fn a_watch_sees_the_computer_seats_move() {
                 .expect("acted");
         }
     }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn tables_and_watches_are_limited_per_address_and_table() {
+    let server = TestServer::start_with(Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        table_limits: pips::tables::limits::TableLimits {
+            creations_per_minute: 2,
+            most_tables: 100,
+            streams_per_table: 1,
+            streams_per_address: 64,
+        },
+        ..Config::default()
+    })
+    .await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "muggins").await;
+    two_people(&mut client, "muggins").await;
+    // A third table from the same address within the minute: refused,
+    // over gRPC and (429) over JSON.
+    let refused = client
+        .create_table(create("muggins", vec![person(), person()]))
+        .await
+        .expect_err("past the rate");
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+    assert_eq!(reason(&refused), ErrorReason::TableLimit.as_str_name());
+    assert!(
+        refused.message().contains("2 tables a minute"),
+        "{}",
+        refused.message()
+    );
+    let json = post_json(
+        &format!("{}/v1/CreateTable", server.url()),
+        r#"{"variant": "muggins", "players": 2, "seats": [{"person": {}}, {"person": {}}]}"#
+            .to_owned(),
+    )
+    .await;
+    assert_eq!(json.status, http::StatusCode::TOO_MANY_REQUESTS);
+    // One watch of this table at a time: a second waits for the first.
+    let first = client
+        .watch(proto::WatchRequest {
+            link: links[0].clone(),
+        })
+        .await
+        .expect("watching")
+        .into_inner();
+    let second = client
+        .watch(proto::WatchRequest {
+            link: created.watch_link.clone(),
+        })
+        .await
+        .expect_err("one watch per table");
+    assert_eq!(second.code(), tonic::Code::ResourceExhausted);
+    drop(first);
+    let mut again = None;
+    for _ in 0..50 {
+        match client
+            .watch(proto::WatchRequest {
+                link: created.watch_link.clone(),
+            })
+            .await
+        {
+            Ok(watch) => {
+                again = Some(watch);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    assert!(
+        again.is_some(),
+        "the watch's place is given back when it ends"
+    );
     server.stop().await;
 }

@@ -22,8 +22,12 @@ pub struct View<'a> {
     /// The whole game: private, so that only what the seat may know is
     /// reachable through the view's methods.
     game: &'a Game,
-    /// The seat whose view this is (a seat of the game).
+    /// The seat whose view this is (a seat of the game); seat 0 for a
+    /// watcher's, which reads no seat's own tiles.
     seat: Seat,
+    /// Whether this is a watcher's view (`Game::public_view`): what every
+    /// seat may see and no more: no hand, no legal moves, no forced lead.
+    watcher: bool,
 }
 
 impl Game {
@@ -40,7 +44,33 @@ impl Game {
     /// ```
     #[must_use]
     pub fn view(&self, seat: Seat) -> Option<View<'_>> {
-        (seat < self.players()).then_some(View { game: self, seat })
+        (seat < self.players()).then_some(View {
+            game: self,
+            seat,
+            watcher: false,
+        })
+    }
+
+    /// What a watcher may know: what is public to every seat (the table,
+    /// the scores, the history, how many tiles each seat holds) and no
+    /// seat's own tiles.
+    ///
+    /// ```
+    /// use pips::rules::{Game, presets::preset};
+    /// let rules = preset("muggins").unwrap().rules(2, None);
+    /// let (game, _) = Game::new("muggins", rules, 2, 7).unwrap();
+    /// let public = game.public_view();
+    /// assert!(public.is_watcher() && public.hand().is_empty());
+    /// assert!(public.legal_moves().is_empty());
+    /// assert_eq!(public.hand_size(0), 7);
+    /// ```
+    #[must_use]
+    pub fn public_view(&self) -> View<'_> {
+        View {
+            game: self,
+            seat: 0,
+            watcher: true,
+        }
     }
 }
 
@@ -51,10 +81,16 @@ impl<'a> View<'a> {
         self.game
     }
 
-    /// The seat whose view this is.
+    /// The seat whose view this is (0 for a watcher's).
     #[must_use]
     pub fn seat(&self) -> Seat {
         self.seat
+    }
+
+    /// Whether this is a watcher's view: no seat's own tiles.
+    #[must_use]
+    pub fn is_watcher(&self) -> bool {
+        self.watcher
     }
 
     /// The preset the game was started from.
@@ -87,10 +123,14 @@ impl<'a> View<'a> {
         self.game.hand_number()
     }
 
-    /// The seat's own tiles.
+    /// The seat's own tiles (none for a watcher).
     #[must_use]
     pub fn hand(&self) -> TileSet {
-        self.game.hand(self.seat)
+        if self.watcher {
+            TileSet::EMPTY
+        } else {
+            self.game.hand(self.seat)
+        }
     }
 
     /// How many tiles `seat` holds (public: tiles are counted on the table).
@@ -168,10 +208,10 @@ impl<'a> View<'a> {
         self.game.outcome().is_none().then(|| self.game.to_act())
     }
 
-    /// Whether this seat is to act.
+    /// Whether this seat is to act (never a watcher).
     #[must_use]
     pub fn is_own_turn(&self) -> bool {
-        self.to_act() == Some(self.seat)
+        !self.watcher && self.to_act() == Some(self.seat)
     }
 
     /// The seat that leads the current hand.
@@ -186,7 +226,7 @@ impl<'a> View<'a> {
     pub fn required_lead(&self) -> Option<Tile> {
         self.game
             .required_lead()
-            .filter(|_| self.game.hand_leader() == self.seat)
+            .filter(|_| !self.watcher && self.game.hand_leader() == self.seat)
     }
 
     /// The current hand's moves (once the match is over, its last hand's),
@@ -221,12 +261,24 @@ impl Event {
     /// and so is a forced lead from every seat but its holder.
     #[must_use]
     pub fn seen_by(&self, seat: Seat) -> Event {
+        self.seen_from(Some(seat))
+    }
+
+    /// The event as a watcher sees it: no drawn tile, no forced lead.
+    #[must_use]
+    pub fn public(&self) -> Event {
+        self.seen_from(None)
+    }
+
+    /// The event as `viewer` sees it (`None`: a watcher, who holds no
+    /// tile).
+    fn seen_from(&self, viewer: Option<Seat>) -> Event {
         match *self {
-            Event::TileDrawn { seat: drew, .. } if drew != seat => Event::TileDrawn {
+            Event::TileDrawn { seat: drew, .. } if Some(drew) != viewer => Event::TileDrawn {
                 seat: drew,
                 tile: None,
             },
-            Event::HandDealt { hand, leader, .. } if leader != seat => Event::HandDealt {
+            Event::HandDealt { hand, leader, .. } if Some(leader) != viewer => Event::HandDealt {
                 hand,
                 leader,
                 required_lead: None,
@@ -248,6 +300,7 @@ mod tests {
             tile: Some(Tile::new(3, 2)),
         };
         assert_eq!(drawn.seen_by(1), drawn);
+        assert_eq!(drawn.public(), drawn.seen_by(0), "a watcher sees no tile");
         assert_eq!(
             drawn.seen_by(0),
             Event::TileDrawn {
@@ -268,6 +321,7 @@ mod tests {
                 ..
             }
         ));
+        assert_eq!(dealt.public(), dealt.seen_by(1), "a watcher sees no lead");
     }
 
     #[test]

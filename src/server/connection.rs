@@ -26,7 +26,7 @@ use tower::ServiceExt;
 
 use super::answer_body::Keeping;
 use super::answers::{AnswerBudget, ConnectionAnswers};
-use crate::service::pool::ConnectionId;
+use crate::service::pool::{ConnectionId, Peer};
 
 /// How long an idle connection may take to close after it is told to.
 const IDLE_GRACE: Duration = Duration::from_secs(1);
@@ -246,7 +246,7 @@ impl Drop for InFlight {
 /// closed at once should the budget evict it; on `roster` (if given), it
 /// is closed when its listener takes a new connection in its place.
 pub async fn serve<S>(
-    stream: S,
+    (stream, peer): (S, Peer),
     app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
@@ -274,6 +274,7 @@ pub async fn serve<S>(
         let in_flight = requests.begin();
         let app = app.clone();
         request.extensions_mut().insert(id);
+        request.extensions_mut().insert(peer);
         request.extensions_mut().insert(share.clone());
         async move {
             match app.oneshot(request.map(Body::new)).await {

@@ -17,6 +17,7 @@ use tokio_rustls::TlsAcceptor;
 use super::answers::AnswerBudget;
 use super::coalescing_stream::CoalescingStream;
 use super::connection::{self, ConnectionLimits, Roster};
+use crate::service::pool::Peer;
 
 /// The first pause after an accept error that will repeat until something
 /// changes (no descriptors or memory left).
@@ -163,8 +164,8 @@ pub async fn serve(
             // Reap finished connections so the set does not grow.
             Some(_) = connections.join_next(), if !connections.is_empty() => continue,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok((stream, address)) => (stream, Peer(address.ip().to_canonical())),
             Err(error) if is_resource_error(&error) => {
                 let pause = backoff.failed(&error);
                 tokio::select! {
@@ -206,7 +207,7 @@ pub async fn serve(
             None => {
                 connections.spawn(async move {
                     connection::serve(
-                        stream,
+                        (stream, peer),
                         app,
                         builder,
                         limits,
@@ -226,7 +227,7 @@ pub async fn serve(
                     match handshake.await {
                         Ok(Ok(stream)) => {
                             connection::serve(
-                                stream,
+                                (stream, peer),
                                 app,
                                 builder,
                                 limits,

@@ -34,7 +34,14 @@ use crate::tables::Tables;
 
 /// The RPCs of `TableService`, as they appear in `/v1/<RpcName>` (RPC
 /// names are unique across the services).
-pub const TABLE_RPC_NAMES: [&str; 5] = ["CreateTable", "OpenSeat", "Act", "Watch", "Record"];
+pub const TABLE_RPC_NAMES: [&str; 6] = [
+    "CreateTable",
+    "OpenSeat",
+    "Act",
+    "Watch",
+    "Rematch",
+    "Record",
+];
 
 /// The services served on every protocol, by their full name, with their
 /// RPCs.
@@ -298,7 +305,7 @@ impl Api {
         let tables = self.tables()?;
         let large = body.len() > INLINE_BODY_BYTES;
         let request = self.decode_async(encoding, body, large, call).await?;
-        Ok(Box::pin(tables.watch(&request).await?))
+        Ok(Box::pin(tables.watch(&request, call.peer).await?))
     }
 
     /// Runs the `TableService` RPC named `rpc`.
@@ -314,7 +321,7 @@ impl Api {
         match rpc {
             "CreateTable" => {
                 let request = self.decode_async(encoding, body, large, call).await?;
-                encode_answer(encoding, &tables.create(&request).await?)
+                encode_answer(encoding, &tables.create(&request, call.peer).await?)
             }
             "OpenSeat" => {
                 let request = self.decode_async(encoding, body, large, call).await?;
@@ -323,6 +330,10 @@ impl Api {
             "Act" => {
                 let request = self.decode_async(encoding, body, large, call).await?;
                 encode_answer(encoding, &tables.act(&request).await?)
+            }
+            "Rematch" => {
+                let request = self.decode_async(encoding, body, large, call).await?;
+                encode_answer(encoding, &tables.rematch(&request).await?)
             }
             "Record" => {
                 let request = self.decode_async(encoding, body, large, call).await?;

@@ -29,6 +29,11 @@ use super::error::ApiError;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ConnectionId(pub u64);
 
+/// The address a connection came from, set by the server on every
+/// request, for the limits kept per client address.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Peer(pub std::net::IpAddr);
+
 /// The instant by which a call must be answered (the server's request
 /// timeout or the client's shorter deadline), set by the server on every
 /// request it admits.
@@ -43,6 +48,8 @@ pub struct Call {
     pub connection: ConnectionId,
     /// When it must be answered by.
     pub deadline: Instant,
+    /// The client's address, when it came over the network.
+    pub peer: Option<std::net::IpAddr>,
 }
 
 /// A call's deadline when the server set none (an in-process call): the
@@ -61,6 +68,7 @@ impl Call {
             deadline: extensions
                 .get::<CallDeadline>()
                 .map_or_else(|| Instant::now() + DEFAULT_DEADLINE, |d| d.0),
+            peer: extensions.get::<Peer>().map(|peer| peer.0),
         }
     }
 }

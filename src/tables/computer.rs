@@ -1,8 +1,10 @@
-//! Computer seats: after each accepted move, while a computer seat is to
-//! act, its move is chosen (by the built-in bot at its level, on the
-//! engine's work pool within the `SuggestMove` search cap, from what that
-//! seat may know only) and played through the same commit as a person's,
-//! at the table's move number, so that it can never be applied twice.
+//! Computer seats: after each accepted move, while a computer seat (or a
+//! person's the computer took over) is to act, its move is chosen (by the
+//! built-in bot at its level, on the engine's work pool within the
+//! `SuggestMove` search cap, from what that seat may know only) and played
+//! through the same commit as a person's, at the table's move number, so
+//! that it can never be applied twice. A person whose time ran out is
+//! moved for the same way (greedy), when the sweeper finds the turn due.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,7 +16,8 @@ use crate::service::pool::ConnectionId;
 use crate::service::suggest::default_seed;
 
 use super::Tables;
-use super::table::{COMPUTER, database, level_of, read_state};
+use super::settings::Settings;
+use super::table::{By, COMPUTER, database, level_of, read_state};
 
 /// The work pool's account for computer seats' searches: no connection's
 /// (connections are numbered from 1), so that they take one connection's
@@ -33,7 +36,7 @@ impl Tables {
         let tables = Arc::clone(self);
         tokio::spawn(async move {
             for _ in 0..MOST_IN_A_ROW {
-                match tables.play_one_computer(&id).await {
+                match tables.play_one_computer(&id, false).await {
                     Ok(true) => {}
                     Ok(false) => return,
                     Err(error) => {
@@ -46,9 +49,14 @@ impl Tables {
     }
 
     /// Plays one move of the computer seat to act at table `id`, if one
-    /// is; whether it did (or another move came first, so that the table
-    /// is to be looked at again).
-    async fn play_one_computer(&self, id: &str) -> Result<bool, ApiError> {
+    /// is (or, when the turn is `overdue`, of a person whose timer ran
+    /// out); whether it did (or another move came first, so that the
+    /// table is to be looked at again).
+    pub(super) async fn play_one_computer(
+        &self,
+        id: &str,
+        overdue: bool,
+    ) -> Result<bool, ApiError> {
         let Some(table) = self.store.table(id).await.map_err(|e| database(&e))? else {
             return Ok(false);
         };
@@ -57,19 +65,25 @@ impl Tables {
             return Ok(false);
         }
         let seat = game.to_act();
-        let seats = self.store.seats(id).await.map_err(|e| database(&e))?;
-        let Some(row) = seats
-            .iter()
-            .find(|row| row.seat == i64::from(seat) && row.kind == COMPUTER)
-        else {
+        let seats = self.seat_rows(id).await?;
+        let Some(row) = seats.iter().find(|row| row.seat == i64::from(seat)) else {
             return Ok(false);
         };
-        let level = level_of(row.level.as_deref());
+        let timed = Settings::from_json(&table.settings).turn_ms().is_some();
+        let (level, by) = if row.kind == COMPUTER {
+            (level_of(row.level.as_deref()), By::Computer)
+        } else if row.auto {
+            (Level::Greedy, By::Computer)
+        } else if overdue && timed {
+            (Level::Greedy, By::Timeout)
+        } else {
+            return Ok(false);
+        };
         let mv = self.choose(&game, seat, level).await?;
         let mut next = game;
         next.play(mv)?;
         // Committed, or another move came first: either way, look again.
-        self.commit(&table, mv, &next, COMPUTER).await?;
+        self.commit(&table, &seats, mv, &next, by).await?;
         Ok(true)
     }
 

@@ -8,24 +8,33 @@
 //!   table ids.
 //! - [`store`]: what tables keep on their database (SQLite or
 //!   PostgreSQL), one function per stored thing.
-//! - [`table`]: the `TableService` RPCs: create, open a seat, act, the
-//!   record.
+//! - [`table`]: the `TableService` RPCs: create, open a seat, act,
+//!   rematch, the record.
+//! - [`settings`]: a table's turn timer and what a timeout does.
 //! - [`computer`]: computer seats, which move on their own after each
-//!   move, on the engine's work pool.
+//!   move, on the engine's work pool; [`turn`]: when a turn is due.
 //! - [`live`]: each accepted move published to the seats watching its
 //!   table; [`watch`]: a seat's stream of updates.
+//! - [`sweeper`]: due turns, expiry and presence, every second.
+//! - [`limits`]: tables created per address, kept in all, watches held.
 
 pub mod computer;
+pub mod limits;
 pub mod link;
 pub mod live;
+pub mod settings;
 pub mod store;
+pub mod sweeper;
 pub mod table;
+pub mod turn;
 pub mod watch;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::service::Engine;
 
+use self::limits::{Limiter, TableLimits};
 use self::store::Store;
 
 /// Every table of a server: their database and the engine that referees
@@ -42,21 +51,47 @@ pub struct Tables {
     /// Set when the server shuts down: every watch ends (its client
     /// reconnects to another server, or to this one restarted).
     closing: tokio::sync::watch::Sender<bool>,
+    /// This server's random id, under which it records the streams it
+    /// holds (presence), so that servers sharing a database tell theirs
+    /// apart.
+    server: String,
+    /// How long a table nobody touches (no move, no open, no stream) is
+    /// kept.
+    expire_after: Duration,
+    /// The limits on tables and watches, and where they stand.
+    limiter: Arc<Limiter>,
 }
+
+/// The default of how long a table nobody touches is kept: a day.
+pub const DEFAULT_EXPIRE_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl Tables {
     /// The tables kept at `database` (`sqlite://pips-tables.db?mode=rwc`,
-    /// `sqlite::memory:`, `postgres://…`), refereed by `engine`.
+    /// `sqlite::memory:`, `postgres://…`), refereed by `engine`, each
+    /// deleted when nobody has touched it for `expire_after`, within
+    /// `limits`. Starts the sweeper.
     ///
     /// # Errors
     /// When the database cannot be opened or its schema brought up to date.
-    pub async fn open(database: &str, engine: Engine) -> Result<Arc<Tables>, sqlx::Error> {
-        Ok(Arc::new(Tables {
+    pub async fn open(
+        database: &str,
+        engine: Engine,
+        expire_after: Duration,
+        limits: TableLimits,
+    ) -> Result<Arc<Tables>, sqlx::Error> {
+        let server =
+            link::table_id().map_err(|error| sqlx::Error::Io(std::io::Error::other(error)))?;
+        let tables = Arc::new(Tables {
             store: Store::open(database).await?,
             engine,
             live: Arc::default(),
             closing: tokio::sync::watch::Sender::new(false),
-        }))
+            server,
+            expire_after,
+            limiter: Arc::new(Limiter::new(limits)),
+        });
+        tables.start_sweeper();
+        Ok(tables)
     }
 
     /// Ends every watch: the server is shutting down.

@@ -1,6 +1,6 @@
 //! What tables keep on their database, one function per stored thing: the
-//! tables (each its match's state and move number), their seats and their
-//! moves. SQLite or PostgreSQL through `sqlx`'s `Any` driver: one set of
+//! tables (each its match's state, move number, settings and when its
+//! turn is due), their seats, their moves and who watches them. SQLite or PostgreSQL through `sqlx`'s `Any` driver: one set of
 //! queries (`$n` parameters, which both read) and one schema, its
 //! migrations run at start.
 //!
@@ -36,6 +36,11 @@ pub struct TableRow {
     pub state: Vec<u8>,
     /// The match's first packed state.
     pub first_state: Vec<u8>,
+    /// Its settings (JSON, written by the server).
+    pub settings: String,
+    /// When its turn is due (unix ms), if a timer runs or a computer seat
+    /// is to move.
+    pub turn_due: Option<i64>,
 }
 
 /// A seat as stored.
@@ -47,6 +52,8 @@ pub struct SeatRow {
     pub kind: String,
     /// A computer seat's level.
     pub level: Option<String>,
+    /// Whether the computer plays this person's seat (its time ran out).
+    pub auto: bool,
 }
 
 /// A move as stored.
@@ -71,9 +78,18 @@ pub struct NewTable<'a> {
     pub state: &'a [u8],
     /// Its seats: the row, and a person's link hash.
     pub seats: Vec<(SeatRow, Option<[u8; 32]>)>,
+    /// Its watch link's hash.
+    pub watch: [u8; 32],
+    /// Its settings (JSON).
+    pub settings: &'a str,
+    /// When its first turn is due, if it is.
+    pub turn_due: Option<i64>,
     /// Now, in unix milliseconds.
     pub now: i64,
 }
+
+/// The seat a watch link is kept at.
+pub const WATCH_SEAT: i64 = -1;
 
 /// A move to commit.
 #[derive(Debug)]
@@ -92,8 +108,28 @@ pub struct NewMove<'a> {
     pub before: &'a [u8],
     /// The packed state it leaves.
     pub after: &'a [u8],
-    /// Who made it: `person` or `computer`.
+    /// Who made it: `person`, `computer` or `timeout`.
     pub by: &'a str,
+    /// The mover's seat is played by the computer from now on (`Some(true)`)
+    /// or by its person again (`Some(false)`).
+    pub auto: Option<bool>,
+    /// When the next turn is due, if it is.
+    pub turn_due: Option<i64>,
+    /// Now, in unix milliseconds.
+    pub now: i64,
+}
+
+/// A table's next match, to deal.
+#[derive(Debug)]
+pub struct Rematch<'a> {
+    /// The table.
+    pub table: &'a str,
+    /// The number it is asked at (the table's version).
+    pub number: i64,
+    /// The new match's first packed state.
+    pub state: &'a [u8],
+    /// When its first turn is due, if it is.
+    pub turn_due: Option<i64>,
     /// Now, in unix milliseconds.
     pub now: i64,
 }
@@ -112,13 +148,20 @@ impl Store {
         // SQLite is one file with one writer: one connection, which an
         // in-memory database needs anyway (each connection would be a
         // database of its own).
-        let options = AnyPoolOptions::new().max_connections(if sqlite { 1 } else { 16 });
+        let options = AnyPoolOptions::new()
+            .max_connections(if sqlite { 1 } else { 16 })
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    // (Per connection: a reconnected pool keeps them.)
+                    if sqlite {
+                        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL"] {
+                            sqlx::query(pragma).execute(&mut *connection).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            });
         let pool = options.connect(url).await?;
-        if sqlite {
-            for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL"] {
-                sqlx::query(pragma).execute(&pool).await?;
-            }
-        }
         MIGRATIONS.run(&pool).await?;
         Ok(Store { pool })
     }
@@ -131,14 +174,26 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO game_tables (id, created_at, touched_at, version, match_no, state, \
-             first_state, settings) VALUES ($1, $2, $2, 0, 1, $3, $3, '{}')",
+             first_state, settings, turn_due) VALUES ($1, $2, $2, 0, 1, $3, $3, $4, $5)",
         )
         .bind(table.id)
         .bind(table.now)
         .bind(table.state)
+        .bind(table.settings)
+        .bind(table.turn_due)
         .execute(&mut *tx)
         .await?;
-        for (seat, link) in &table.seats {
+        let watch = SeatRow {
+            seat: WATCH_SEAT,
+            kind: "watch".to_owned(),
+            level: None,
+            auto: false,
+        };
+        for (seat, link) in table
+            .seats
+            .iter()
+            .chain(std::iter::once(&(watch, Some(table.watch))))
+        {
             sqlx::query(
                 "INSERT INTO seats (table_id, seat, kind, level, link_hash) \
                  VALUES ($1, $2, $3, $4, $5)",
@@ -176,7 +231,8 @@ impl Store {
     /// A database failure.
     pub async fn table(&self, id: &str) -> Result<Option<TableRow>, sqlx::Error> {
         let row = sqlx::query(
-            "SELECT id, version, match_no, state, first_state FROM game_tables WHERE id = $1",
+            "SELECT id, version, match_no, state, first_state, settings, turn_due \
+             FROM game_tables WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -184,22 +240,25 @@ impl Store {
         row.map(|row| table_row(&row)).transpose()
     }
 
-    /// A table's seats, in seat order.
+    /// A table's seats, in seat order (not its watch link's).
     ///
     /// # Errors
     /// A database failure.
     pub async fn seats(&self, id: &str) -> Result<Vec<SeatRow>, sqlx::Error> {
-        let rows =
-            sqlx::query("SELECT seat, kind, level FROM seats WHERE table_id = $1 ORDER BY seat")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT seat, kind, level, auto FROM seats WHERE table_id = $1 AND seat >= 0 \
+             ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|row| {
                 Ok(SeatRow {
                     seat: row.try_get("seat")?,
                     kind: row.try_get("kind")?,
                     level: row.try_get("level")?,
+                    auto: row.try_get::<i64, _>("auto")? != 0,
                 })
             })
             .collect()
@@ -245,19 +304,28 @@ impl Store {
     pub async fn commit_move(&self, mv: NewMove<'_>) -> Result<bool, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
         let updated = sqlx::query(
-            "UPDATE game_tables SET state = $1, version = version + 1, touched_at = $2 \
-             WHERE id = $3 AND version = $4 AND match_no = $5",
+            "UPDATE game_tables SET state = $1, version = version + 1, touched_at = $2, \
+             turn_due = $6 WHERE id = $3 AND version = $4 AND match_no = $5",
         )
         .bind(mv.after)
         .bind(mv.now)
         .bind(mv.table)
         .bind(mv.number)
         .bind(mv.match_no)
+        .bind(mv.turn_due)
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {
             tx.rollback().await?;
             return Ok(false);
+        }
+        if let Some(auto) = mv.auto {
+            sqlx::query("UPDATE seats SET auto = $1 WHERE table_id = $2 AND seat = $3")
+                .bind(i64::from(auto))
+                .bind(mv.table)
+                .bind(mv.seat)
+                .execute(&mut *tx)
+                .await?;
         }
         sqlx::query(
             "INSERT INTO moves (table_id, match_no, number, seat, move, before, by_whom, at) \
@@ -278,6 +346,223 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Deals a table's next match at its number: whether it did (another
+    /// ask came first when it did not). The number goes on, counting the
+    /// deal.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn rematch(&self, rematch: Rematch<'_>) -> Result<bool, sqlx::Error> {
+        let updated = sqlx::query(
+            "UPDATE game_tables SET state = $1, first_state = $1, match_no = match_no + 1, \
+             version = version + 1, touched_at = $2, turn_due = $3 WHERE id = $4 AND version = $5",
+        )
+        .bind(rematch.state)
+        .bind(rematch.now)
+        .bind(rematch.turn_due)
+        .bind(rematch.table)
+        .bind(rematch.number)
+        .execute(&self.pool)
+        .await?;
+        Ok(updated.rows_affected() == 1)
+    }
+
+    /// Hands a person's seat back from the computer: whether it was the
+    /// computer's.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn take_back(&self, table: &str, seat: i64) -> Result<bool, sqlx::Error> {
+        let updated = sqlx::query(
+            "UPDATE seats SET auto = 0 WHERE table_id = $1 AND seat = $2 AND auto <> 0",
+        )
+        .bind(table)
+        .bind(seat)
+        .execute(&self.pool)
+        .await?;
+        Ok(updated.rows_affected() == 1)
+    }
+
+    /// How many tables are kept.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn count(&self) -> Result<u64, sqlx::Error> {
+        let row = sqlx::query("SELECT COUNT(*) AS kept FROM game_tables")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(row.try_get::<i64, _>("kept")?).unwrap_or(0))
+    }
+
+    /// Notes that a table was opened now (its expiry counts from here).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn touch(&self, id: &str, now: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE game_tables SET touched_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map(drop)
+    }
+
+    /// Up to `most` tables whose turn was due by `now`, with when it was,
+    /// the most overdue first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn due(&self, now: i64, most: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, turn_due FROM game_tables WHERE turn_due <= $1 ORDER BY turn_due LIMIT $2",
+        )
+        .bind(now)
+        .bind(most)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("turn_due")?)))
+            .collect()
+    }
+
+    /// Claims a due table for this server until `until`: whether it did
+    /// (of servers claiming it at once, one does: the others see it moved
+    /// on).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim(&self, id: &str, due: i64, until: i64) -> Result<bool, sqlx::Error> {
+        let updated =
+            sqlx::query("UPDATE game_tables SET turn_due = $1 WHERE id = $2 AND turn_due = $3")
+                .bind(until)
+                .bind(id)
+                .bind(due)
+                .execute(&self.pool)
+                .await?;
+        Ok(updated.rows_affected() == 1)
+    }
+
+    /// Sets when a table's turn is due, at its number.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_due(
+        &self,
+        id: &str,
+        number: i64,
+        due: Option<i64>,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE game_tables SET turn_due = $1 WHERE id = $2 AND version = $3")
+            .bind(due)
+            .bind(id)
+            .bind(number)
+            .execute(&self.pool)
+            .await
+            .map(drop)
+    }
+
+    /// Deletes the tables not touched since `before` (their seats, moves
+    /// and presence with them): the ids deleted.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn expire(&self, before: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query("DELETE FROM game_tables WHERE touched_at < $1 RETURNING id")
+            .bind(before)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|row| row.try_get("id")).collect()
+    }
+
+    /// Records how many streams this `server` holds of a table's seat (0:
+    /// none, its row goes).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_presence(
+        &self,
+        table: &str,
+        seat: i64,
+        server: &str,
+        streams: i64,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        if streams <= 0 {
+            return sqlx::query(
+                "DELETE FROM presence WHERE table_id = $1 AND seat = $2 AND server = $3",
+            )
+            .bind(table)
+            .bind(seat)
+            .bind(server)
+            .execute(&self.pool)
+            .await
+            .map(drop);
+        }
+        sqlx::query(
+            "INSERT INTO presence (table_id, seat, server, streams, seen_at) \
+             SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM game_tables WHERE id = $1) \
+             ON CONFLICT (table_id, seat, server) DO UPDATE SET streams = $4, seen_at = $5",
+        )
+        .bind(table)
+        .bind(seat)
+        .bind(server)
+        .bind(streams)
+        .bind(now)
+        .execute(&self.pool)
+        .await
+        .map(drop)
+    }
+
+    /// Refreshes this `server`'s presence rows and touches their tables (a
+    /// table watched does not expire); forgets every server's rows not
+    /// refreshed since `stale` (a server that died).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn refresh_presence(
+        &self,
+        server: &str,
+        now: i64,
+        stale: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE presence SET seen_at = $1 WHERE server = $2")
+            .bind(now)
+            .bind(server)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE game_tables SET touched_at = $1 \
+             WHERE id IN (SELECT table_id FROM presence WHERE server = $2)",
+        )
+        .bind(now)
+        .bind(server)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM presence WHERE seen_at < $1")
+            .bind(stale)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    /// The seats of a table some server holds a stream of (its watch
+    /// link's not among them).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn connected(&self, table: &str) -> Result<Vec<i64>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT seat FROM presence WHERE table_id = $1 AND seat >= 0 ORDER BY seat",
+        )
+        .bind(table)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| row.try_get("seat")).collect()
+    }
+}
+
 /// A table from its row.
 fn table_row(row: &AnyRow) -> Result<TableRow, sqlx::Error> {
     Ok(TableRow {
@@ -286,6 +571,8 @@ fn table_row(row: &AnyRow) -> Result<TableRow, sqlx::Error> {
         match_no: row.try_get("match_no")?,
         state: row.try_get("state")?,
         first_state: row.try_get("first_state")?,
+        settings: row.try_get("settings")?,
+        turn_due: row.try_get("turn_due")?,
     })
 }
 
@@ -312,6 +599,7 @@ mod tests {
                     seat: 0,
                     kind: "person".to_owned(),
                     level: None,
+                    auto: false,
                 },
                 Some([7; 32]),
             ),
@@ -320,6 +608,7 @@ mod tests {
                     seat: 1,
                     kind: "computer".to_owned(),
                     level: Some("greedy".to_owned()),
+                    auto: false,
                 },
                 None,
             ),
@@ -329,6 +618,9 @@ mod tests {
                 id: "t1",
                 state: b"first",
                 seats: seats.clone(),
+                watch: [9; 32],
+                settings: "{}",
+                turn_due: None,
                 now: 1,
             })
             .await
@@ -349,6 +641,8 @@ mod tests {
             before: b"first",
             after,
             by: "person",
+            auto: None,
+            turn_due: None,
             now: 2,
         };
         assert!(

@@ -1,9 +1,10 @@
-//! The `TableService` RPCs: a table created with its seats, a seat opened
-//! by its link, a move played at the table's move number, the record of
-//! the match. Every move is refereed by the engine exactly as `Play` does,
+//! The `TableService` RPCs: a table created with its seats, a seat (or the
+//! public view) opened by its link, a move played at the table's move
+//! number, the next match, the record of a match played. Every move is refereed by the engine exactly as `Play` does,
 //! on the state read back through the checked constructor (a stored state
 //! is never trusted), and committed before it is answered.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -14,18 +15,86 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::{Event, Game, Move, Seat};
 use crate::service::ApiError;
 use crate::service::codec::{
-    decode_move, decode_packed, encode_events, encode_move, encode_packed, encode_view,
+    decode_move, decode_packed, encode_events, encode_move, encode_packed, encode_rules,
+    encode_view,
 };
-use crate::service::engine::not_permitted;
 
 use super::Tables;
 use super::link::{Link, table_id};
-use super::store::{MoveRow, NewMove, NewTable, SeatRow, TableRow};
+use super::live::Change;
+use super::settings::Settings;
+use super::store::{MoveRow, NewMove, NewTable, Rematch, SeatRow, TableRow, WATCH_SEAT};
+use super::turn::due_after;
 
 /// A seat kind as stored: a person's.
 pub const PERSON: &str = "person";
 /// A seat kind as stored: a computer player's.
 pub const COMPUTER: &str = "computer";
+
+/// Whom a link opens a table for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// A seat: its hand and its moves.
+    Seat(Seat),
+    /// The watch link: what every seat may see, acting for nobody.
+    Watcher,
+}
+
+impl Viewer {
+    /// The seat as stored (a watcher's: `WATCH_SEAT`).
+    #[must_use]
+    pub fn stored(self) -> i64 {
+        match self {
+            Viewer::Seat(seat) => i64::from(seat),
+            Viewer::Watcher => WATCH_SEAT,
+        }
+    }
+
+    /// The seat that acts, refused for a watch link (at `field`).
+    fn acting(self, field: &str) -> Result<Seat, ApiError> {
+        match self {
+            Viewer::Seat(seat) => Ok(seat),
+            Viewer::Watcher => Err(ApiError {
+                code: tonic::Code::PermissionDenied,
+                reason: ErrorReason::SeatNotPermitted,
+                field: field.to_owned(),
+                message: "a watch link acts for nobody: act with a seat's link".to_owned(),
+            }),
+        }
+    }
+}
+
+/// Who made a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// The seat's person.
+    Person,
+    /// A computer seat, or a person's the computer took over.
+    Computer,
+    /// The computer, for a person whose time ran out.
+    Timeout,
+}
+
+impl By {
+    /// As stored.
+    fn name(self) -> &'static str {
+        match self {
+            By::Person => PERSON,
+            By::Computer => COMPUTER,
+            By::Timeout => "timeout",
+        }
+    }
+}
+
+/// The refusal of a rematch or a record before the match's end.
+fn in_play(what: &str) -> ApiError {
+    ApiError {
+        code: tonic::Code::FailedPrecondition,
+        reason: ErrorReason::MatchInPlay,
+        field: String::new(),
+        message: format!("the match is still being played: {what} comes after its end"),
+    }
+}
 
 /// Now, in unix milliseconds.
 pub(super) fn now_ms() -> i64 {
@@ -103,12 +172,12 @@ fn seat_plan(row: &SeatRow) -> proto::SeatPlan {
 }
 
 impl Tables {
-    /// The table and seat `link` opens (at `field` of the request).
+    /// The table `link` opens and for whom (at `field` of the request).
     pub(super) async fn seat_of(
         &self,
         link: &str,
         field: &str,
-    ) -> Result<(TableRow, Seat), ApiError> {
+    ) -> Result<(TableRow, Viewer), ApiError> {
         let link = Link::read(link).ok_or_else(|| not_found(field))?;
         let (id, seat) = self
             .store
@@ -122,16 +191,21 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?
             .ok_or_else(|| not_found(field))?;
-        let seat = Seat::try_from(seat).map_err(|_| not_found(field))?;
-        Ok((table, seat))
+        let viewer = if seat == WATCH_SEAT {
+            Viewer::Watcher
+        } else {
+            Viewer::Seat(Seat::try_from(seat).map_err(|_| not_found(field))?)
+        };
+        Ok((table, viewer))
     }
 
-    /// Where `table` stands for `seat`: its view, and what the last move
-    /// (or the deal) did, as the seat may see them.
+    /// Where `table` stands for `viewer`: its view, and what the last move
+    /// (or the deal) did, as the seat (or a watcher) may see them; who
+    /// sits where and is there; the timer.
     pub(super) async fn update(
         &self,
         table: &TableRow,
-        seat: Seat,
+        viewer: Viewer,
     ) -> Result<proto::TableUpdate, ApiError> {
         let game = read_state(&table.state)?;
         let last = self
@@ -147,34 +221,84 @@ impl Tables {
                 required_lead: game.required_lead(),
             }],
         };
-        let seats = self
+        let seats = self.seat_rows(&table.id).await?;
+        let connected = self
             .store
-            .seats(&table.id)
+            .connected(&table.id)
             .await
             .map_err(|e| database(&e))?;
-        let view = game
-            .view(seat)
-            .ok_or_else(|| ApiError::internal("a stored seat is not one of its game's"))?;
+        let (view, events) = match viewer {
+            Viewer::Seat(seat) => (
+                game.view(seat)
+                    .ok_or_else(|| ApiError::internal("a stored seat is not one of its game's"))?,
+                encode_events(&events, &game, Some(seat)),
+            ),
+            Viewer::Watcher => {
+                let public: Vec<Event> = events.iter().map(Event::public).collect();
+                (game.public_view(), encode_events(&public, &game, None))
+            }
+        };
+        let settings = Settings::from_json(&table.settings);
+        // The timer shown is a person's, while it runs.
+        let timed = view.to_act().and_then(|seat| {
+            let row = seats.iter().find(|row| row.seat == i64::from(seat))?;
+            (row.kind == PERSON && !row.auto && settings.turn_ms().is_some()).then_some(())
+        });
         Ok(proto::TableUpdate {
             table_id: table.id.clone(),
             number: u64::try_from(table.version).unwrap_or(0),
-            seat: u32::from(seat),
+            seat: match viewer {
+                Viewer::Seat(seat) => u32::from(seat),
+                Viewer::Watcher => 0,
+            },
             view: Some(encode_view(view)),
-            events: encode_events(&events, &game, Some(seat)),
+            events,
             seats: seats.iter().map(seat_plan).collect(),
+            watching: viewer == Viewer::Watcher,
+            presence: seats
+                .iter()
+                .map(|row| proto::SeatPresence {
+                    connected: row.kind == COMPUTER || connected.contains(&row.seat),
+                    computer_plays: row.auto,
+                })
+                .collect(),
+            settings: Some(settings.to_proto()),
+            turn_ends_at_ms: timed
+                .and(table.turn_due)
+                .and_then(|due| u64::try_from(due).ok())
+                .unwrap_or(0),
+            r#match: u32::try_from(table.match_no).unwrap_or(0),
         })
     }
 
-    /// Commits `mv`, made on `table` as it stands and leaving `after`, by
-    /// `by` (`person` or `computer`): whether it was (another move came
-    /// first when it was not).
+    /// Commits `mv`, made on `table` (whose seats are `seats`) as it
+    /// stands and leaving `after`, by `by`: whether it was (another move
+    /// came first when it was not). A person's move takes their seat back
+    /// from the computer; a timeout hands it over (unless the table's
+    /// computer plays one move only). The next turn's due time is set.
     pub(super) async fn commit(
         &self,
         table: &TableRow,
+        seats: &[SeatRow],
         mv: Move,
         after: &Game,
-        by: &str,
+        by: By,
     ) -> Result<bool, ApiError> {
+        let settings = Settings::from_json(&table.settings);
+        let mover = i64::from(mv.seat);
+        let was_auto = seats.iter().any(|row| row.seat == mover && row.auto);
+        let auto = match by {
+            By::Person => was_auto.then_some(false),
+            By::Timeout => (!settings.one_move).then_some(true),
+            By::Computer => None,
+        };
+        let mut seats_after = seats.to_vec();
+        if let Some(auto) = auto {
+            for row in seats_after.iter_mut().filter(|row| row.seat == mover) {
+                row.auto = auto;
+            }
+        }
+        let now = now_ms();
         let committed = self
             .store
             .commit_move(NewMove {
@@ -185,13 +309,16 @@ impl Tables {
                 mv: &encode_move(mv).encode_to_vec(),
                 before: &table.state,
                 after: &write_state(after),
-                by,
-                now: now_ms(),
+                by: by.name(),
+                auto,
+                turn_due: due_after(after, &seats_after, settings, now),
+                now,
             })
             .await
             .map_err(|e| database(&e))?;
         if committed {
-            self.live.publish(&table.id, table.version + 1);
+            self.live
+                .publish(&table.id, Change::Moved(table.version + 1));
         }
         Ok(committed)
     }
@@ -201,11 +328,15 @@ impl Tables {
     ///
     /// # Errors
     /// A refusal of the game (as `NewGame`'s), seats that are not one per
-    /// seat with a person among them, or a database failure.
+    /// seat with a person among them, settings out of bounds, the limits
+    /// (tables from `peer`'s address in a minute, tables kept:
+    /// `RESOURCE_EXHAUSTED`), or a database failure.
     pub async fn create(
         self: &Arc<Self>,
         request: &proto::CreateTableRequest,
+        peer: Option<IpAddr>,
     ) -> Result<proto::CreateTableResponse, ApiError> {
+        let settings = Settings::from_request(request.settings.as_ref())?;
         let (game, _) = self.engine.deal(&proto::NewGameRequest {
             variant: request.variant.clone(),
             players: request.players,
@@ -235,6 +366,7 @@ impl Tables {
                 seat: i64::from(seat),
                 kind: kind.to_owned(),
                 level: level.map(str::to_owned),
+                auto: false,
             };
             match &plan.who {
                 Some(proto::seat_plan::Who::Person(_)) => {
@@ -267,13 +399,23 @@ impl Tables {
             ));
         };
         let first_seat = Seat::try_from(first.seat).unwrap_or(0);
+        // The limits last: a request refused for itself takes no token.
+        let kept = self.store.count().await.map_err(|e| database(&e))?;
+        self.limiter.keep(kept)?;
+        self.limiter.create(peer, std::time::Instant::now())?;
+        let watch = Link::new().map_err(randomness)?;
         let state = write_state(&game);
+        let now = now_ms();
+        let rows: Vec<SeatRow> = seats.iter().map(|(row, _)| row.clone()).collect();
         self.store
             .create(NewTable {
                 id: &id,
                 state: &state,
+                turn_due: due_after(&game, &rows, settings, now),
                 seats,
-                now: now_ms(),
+                watch: watch.hash(),
+                settings: &settings.to_json(),
+                now,
             })
             .await
             .map_err(|e| database(&e))?;
@@ -283,16 +425,19 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?
             .ok_or_else(|| ApiError::internal("a table just stored is gone"))?;
-        let update = self.update(&table, first_seat).await?;
+        let update = self.update(&table, Viewer::Seat(first_seat)).await?;
         self.play_computers(id.clone());
         Ok(proto::CreateTableResponse {
             table_id: id,
             seat_links: links,
             update: Some(update),
+            watch_link: watch.text(),
         })
     }
 
-    /// Opens the seat a link names.
+    /// Opens the seat (or the public view) a link names; the table's
+    /// expiry counts from now. A person's seat the computer took over is
+    /// theirs again.
     ///
     /// # Errors
     /// A link that opens no table, or a database failure.
@@ -300,44 +445,52 @@ impl Tables {
         &self,
         request: &proto::OpenSeatRequest,
     ) -> Result<proto::OpenSeatResponse, ApiError> {
-        let (table, seat) = self.seat_of(&request.link, "link").await?;
+        let (table, viewer) = self.seat_of(&request.link, "link").await?;
+        self.store
+            .touch(&table.id, now_ms())
+            .await
+            .map_err(|e| database(&e))?;
+        self.resume(&table, viewer).await?;
+        let table = self.reread(&table.id).await?;
         Ok(proto::OpenSeatResponse {
-            update: Some(self.update(&table, seat).await?),
+            update: Some(self.update(&table, viewer).await?),
         })
     }
 
     /// Plays a move for the seat a link names, at the table's move number.
     ///
     /// # Errors
-    /// A link that opens no table, a move of another seat
+    /// A link that opens no table, a watch link or a move of another seat
     /// (`PERMISSION_DENIED`), an illegal move (as `Play`'s), or a database
     /// failure.
     pub async fn act(
         self: &Arc<Self>,
         request: &proto::ActRequest,
     ) -> Result<proto::ActResponse, ApiError> {
-        let (table, seat) = self.seat_of(&request.link, "link").await?;
+        let (table, viewer) = self.seat_of(&request.link, "link").await?;
+        let seat = viewer.acting("link")?;
         let mv = decode_move(request.r#move.as_ref(), &|| "move".to_owned())?;
         if mv.seat != seat {
-            return Err(not_permitted("move.seat", seat));
+            return Err(ApiError {
+                code: tonic::Code::PermissionDenied,
+                reason: ErrorReason::SeatNotPermitted,
+                field: "move.seat".to_owned(),
+                message: format!("this link acts for seat {seat} only"),
+            });
         }
         let stale = |update| proto::ActResponse {
             update: Some(update),
             stale: true,
         };
         if u64::try_from(table.version).ok() != Some(request.number) {
-            return Ok(stale(self.update(&table, seat).await?));
+            return Ok(stale(self.update(&table, viewer).await?));
         }
         let mut game = read_state(&table.state)?;
         game.play(mv)?;
-        let committed = self.commit(&table, mv, &game, PERSON).await?;
-        let now = self
-            .store
-            .table(&table.id)
-            .await
-            .map_err(|e| database(&e))?
-            .ok_or_else(|| not_found("link"))?;
-        let update = self.update(&now, seat).await?;
+        let seats = self.seat_rows(&table.id).await?;
+        let committed = self.commit(&table, &seats, mv, &game, By::Person).await?;
+        let now = self.reread(&table.id).await?;
+        let update = self.update(&now, viewer).await?;
         if !committed {
             return Ok(stale(update));
         }
@@ -348,15 +501,86 @@ impl Tables {
         })
     }
 
-    /// The current match's record, as `Replay` takes it.
+    /// A table's seats, in seat order.
+    pub(super) async fn seat_rows(&self, id: &str) -> Result<Vec<SeatRow>, ApiError> {
+        self.store.seats(id).await.map_err(|e| database(&e))
+    }
+
+    /// The table as it stands now.
+    pub(super) async fn reread(&self, id: &str) -> Result<TableRow, ApiError> {
+        self.store
+            .table(id)
+            .await
+            .map_err(|e| database(&e))?
+            .ok_or_else(|| not_found("link"))
+    }
+
+    /// Deals the next match for the same seats, once the match is over, at
+    /// the table's number (a later ask at the same number is stale).
     ///
     /// # Errors
-    /// A link that opens no table, or a database failure.
+    /// A link that opens no table, a watch link (`PERMISSION_DENIED`), a
+    /// match still in play (`FAILED_PRECONDITION`), or a database failure.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        request: &proto::RematchRequest,
+    ) -> Result<proto::RematchResponse, ApiError> {
+        let (table, viewer) = self.seat_of(&request.link, "link").await?;
+        viewer.acting("link")?;
+        let answer = |update, stale| proto::RematchResponse {
+            update: Some(update),
+            stale,
+        };
+        if u64::try_from(table.version).ok() != Some(request.number) {
+            return Ok(answer(self.update(&table, viewer).await?, true));
+        }
+        let game = read_state(&table.state)?;
+        if game.outcome().is_none() {
+            return Err(in_play("a rematch"));
+        }
+        // The same game: its preset, seats and every rule, dealt anew.
+        let (next, _) = self.engine.deal(&proto::NewGameRequest {
+            variant: game.variant().to_owned(),
+            players: u32::from(game.players()),
+            rules: Some(encode_rules(game.rules())),
+            ..Default::default()
+        })?;
+        let seats = self.seat_rows(&table.id).await?;
+        let now = now_ms();
+        let dealt = self
+            .store
+            .rematch(Rematch {
+                table: &table.id,
+                number: table.version,
+                state: &write_state(&next),
+                turn_due: due_after(&next, &seats, Settings::from_json(&table.settings), now),
+                now,
+            })
+            .await
+            .map_err(|e| database(&e))?;
+        if dealt {
+            self.live
+                .publish(&table.id, Change::Moved(table.version + 1));
+            self.play_computers(table.id.clone());
+        }
+        let table = self.reread(&table.id).await?;
+        Ok(answer(self.update(&table, viewer).await?, !dealt))
+    }
+
+    /// The match's record, as `Replay` takes it, once the match is over.
+    ///
+    /// # Errors
+    /// A link that opens no table, a match still in play
+    /// (`FAILED_PRECONDITION`: its first state shows every hand), or a
+    /// database failure.
     pub async fn record(
         &self,
         request: &proto::RecordRequest,
     ) -> Result<proto::RecordResponse, ApiError> {
         let (table, _) = self.seat_of(&request.link, "link").await?;
+        if read_state(&table.state)?.outcome().is_none() {
+            return Err(in_play("its record"));
+        }
         let first = read_state(&table.first_state)?;
         let moves = self
             .store

@@ -3,6 +3,7 @@
 //! published ([`super::live`]) and shown as the seat may see it. A watcher
 //! that falls behind skips to the newest move: updates are whole views.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,12 +11,12 @@ use futures_util::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::proto;
-use crate::rules::Seat;
 use crate::service::ApiError;
 
 use super::Tables;
-use super::live::Watcher;
-use super::table::database;
+use super::limits::StreamPermit;
+use super::live::{Change, Watcher};
+use super::table::{Viewer, database};
 
 /// How long a watch may be silent before it says it is still there (a
 /// server-sent events comment), so that proxies keep it open.
@@ -38,8 +39,8 @@ struct Watching {
     watcher: Watcher,
     /// The table.
     table: String,
-    /// The seat.
-    seat: Seat,
+    /// The seat, or a watcher.
+    viewer: Viewer,
     /// The move number of the last update sent.
     sent: i64,
     /// The first update, until sent.
@@ -48,33 +49,42 @@ struct Watching {
     ended: bool,
     /// Set when the server shuts down.
     closing: tokio::sync::watch::Receiver<bool>,
+    /// Its place within the limits on watches.
+    _permit: StreamPermit,
 }
 
 impl Tables {
-    /// The watch of the seat a link names: its first update is where the
+    /// The watch of the seat a link names (a person back at a seat the
+    /// computer took over takes it back): its first update is where the
     /// table stands; then one per move (and a heartbeat while nothing
     /// happens), until the caller drops it. A database failure ends it
     /// with its refusal.
     ///
     /// # Errors
-    /// A link that opens no table, or a database failure.
+    /// A link that opens no table, the limits on watches (of the table,
+    /// from `peer`'s address: `RESOURCE_EXHAUSTED`), or a database failure.
     pub async fn watch(
         self: &Arc<Self>,
         request: &proto::WatchRequest,
+        peer: Option<IpAddr>,
     ) -> Result<impl Stream<Item = Result<Watched, ApiError>> + Send + 'static, ApiError> {
-        let (table, seat) = self.seat_of(&request.link, "link").await?;
+        let (table, viewer) = self.seat_of(&request.link, "link").await?;
+        let permit = self.limiter.stream(&table.id, peer)?;
+        self.resume(&table, viewer).await?;
         // Listening before the table is read: no move falls between.
-        let watcher = self.live.watch(&table.id);
-        let first = self.update(&table, seat).await?;
+        let watcher = self.live.watch(&table.id, viewer.stored());
+        let table = self.reread(&table.id).await?;
+        let first = self.update(&table, viewer).await?;
         let watching = Watching {
             tables: Arc::clone(self),
             watcher,
             table: table.id,
-            seat,
+            viewer,
             sent: table.version,
             first: Some(first),
             ended: false,
             closing: self.closing.subscribe(),
+            _permit: permit,
         };
         Ok(futures_util::stream::unfold(watching, next))
     }
@@ -95,9 +105,11 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
         };
         match change {
             Err(_) => return Some((Ok(Watched::Heartbeat), watching)),
-            Ok(Err(RecvError::Closed)) => return None,
-            Ok(Ok(number)) if number <= watching.sent => {}
-            Ok(Ok(_) | Err(RecvError::Lagged(_))) => {
+            Ok(Err(RecvError::Closed) | Ok(Change::Gone)) => return None,
+            Ok(Ok(Change::Moved(number))) if number <= watching.sent => {}
+            Ok(change @ (Ok(Change::Moved(_) | Change::Presence) | Err(RecvError::Lagged(_)))) => {
+                // A presence change shows at the same move number.
+                let again = matches!(change, Ok(Change::Presence) | Err(_));
                 let table = match watching.tables.store.table(&watching.table).await {
                     Ok(Some(table)) => table,
                     // The table is gone (expired): the watch ends.
@@ -107,10 +119,10 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
                         return Some((Err(database(&error)), watching));
                     }
                 };
-                if table.version <= watching.sent {
+                if table.version <= watching.sent && !again {
                     continue;
                 }
-                let update = watching.tables.update(&table, watching.seat).await;
+                let update = watching.tables.update(&table, watching.viewer).await;
                 watching.sent = table.version;
                 watching.ended = update.is_err();
                 return Some((update.map(|u| Watched::Update(Box::new(u))), watching));
