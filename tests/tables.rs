@@ -4,7 +4,8 @@
 //! a link that acts for another seat or opens nothing refused, computer
 //! seats that move on their own, a whole match played by links whose
 //! record replays to the same digest, and tables that outlive a restart of
-//! the server on the same database.
+//! the server on the same database, and a server killed with SIGKILL
+//! mid-match that loses no acknowledged move and resumes.
 
 mod server;
 
@@ -843,4 +844,169 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
         "the watch's place is given back when it ends"
     );
     server.stop().await;
+}
+
+/// The real binary, serving tables on `database` at `addr`; killed with
+/// SIGKILL when dropped (if still running).
+struct Binary(std::process::Child);
+
+impl Binary {
+    fn start(addr: std::net::SocketAddr, database: &str) -> Binary {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pips"))
+            .args(["--addr", &addr.to_string(), "--tables-db", database])
+            // (An expert that searches long: a kill lands mid-search.)
+            .args(["--max-suggest-ms", "2000"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        Binary(child)
+    }
+
+    /// SIGKILL: no shutdown, nothing flushed.
+    fn kill(mut self) {
+        self.0.kill().expect("killed");
+        self.0.wait().expect("reaped");
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A client of the binary at `addr`, once it answers.
+async fn connect_when_up(addr: std::net::SocketAddr) -> TableServiceClient<Channel> {
+    for _ in 0..200 {
+        if let Ok(client) = TableServiceClient::connect(format!("http://{addr}")).await {
+            return client;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server never answered");
+}
+
+#[tokio::test]
+async fn a_server_killed_mid_match_loses_no_acknowledged_move_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("pips-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("tables.db");
+    let _ = std::fs::remove_file(&file);
+    let database = format!("sqlite://{}?mode=rwc", file.display());
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port");
+    let server = Binary::start(addr, &database);
+    let mut client = connect_when_up(addr).await;
+    // A person against an expert computer seat, which searches after
+    // each of their moves.
+    let created = new_table(
+        &mut client,
+        "draw",
+        vec![person(), computer(proto::BotLevel::Expert)],
+    )
+    .await;
+    let link = created.seat_links[0].link.clone();
+    // The person plays until six of their moves are acknowledged; the
+    // server is killed at once after the sixth, the computer's answer
+    // likely in flight.
+    let mut acknowledged = 0;
+    let mut number = 0;
+    for _ in 0..2_000 {
+        let update = open(&mut client, &link).await;
+        if view(&update).to_act != Some(0) {
+            assert!(view(&update).to_act.is_some(), "the match ended early");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        }
+        number = play_first_legal(&mut client, &link, &update).await;
+        acknowledged += 1;
+        if acknowledged == 6 {
+            break;
+        }
+    }
+    assert_eq!(acknowledged, 6);
+    server.kill();
+    // Restarted on the same file: every acknowledged move is there, and
+    // the computer seat moves on its own again (the sweeper finds its turn
+    // due) until the person is to act.
+    let server = Binary::start(addr, &database);
+    let mut client = connect_when_up(addr).await;
+    let resumed = open(&mut client, &link).await;
+    assert!(resumed.number >= number, "{} < {number}", resumed.number);
+    let mut to_act = view(&resumed).to_act;
+    eprintln!(
+        "after the restart: number {} (the last acknowledged {number}), seat to act {to_act:?}",
+        resumed.number
+    );
+    for _ in 0..300 {
+        if to_act != Some(1) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        to_act = view(&open(&mut client, &link).await).to_act;
+    }
+    assert_ne!(to_act, Some(1), "the computer seat moved after the restart");
+    // The match goes on to its end, and its record replays to its digest:
+    // no move was lost or applied twice.
+    let (last, _) = play_to_end_against_computers(&mut client, &link).await;
+    let record = client
+        .record(proto::RecordRequest { link: link.clone() })
+        .await
+        .expect("a record")
+        .into_inner()
+        .record
+        .expect("a record");
+    assert_eq!(record.moves.len() as u64, last.number);
+    let mut engine = pips::proto::domino_engine_service_client::DominoEngineServiceClient::connect(
+        format!("http://{addr}"),
+    )
+    .await
+    .expect("connect");
+    let replayed = engine.replay(record).await.expect("replayed").into_inner();
+    assert_eq!(replayed.match_digest, view(&last).match_digest);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays the first legal move of the seat of `link` where `update` shows
+/// the table: the table's number after it.
+async fn play_first_legal(
+    client: &mut TableServiceClient<Channel>,
+    link: &str,
+    update: &proto::TableUpdate,
+) -> u64 {
+    let acted = client
+        .act(proto::ActRequest {
+            link: link.to_owned(),
+            number: update.number,
+            r#move: Some(view(update).legal_moves[0]),
+        })
+        .await
+        .expect("acted")
+        .into_inner();
+    assert!(!acted.stale);
+    acted.update.expect("an update").number
+}
+
+/// Plays seat 0 of the table of `link` (the other seats computers) to the
+/// match's end: the table at the end, and the person's moves.
+async fn play_to_end_against_computers(
+    client: &mut TableServiceClient<Channel>,
+    link: &str,
+) -> (proto::TableUpdate, usize) {
+    let mut moves = 0;
+    for _ in 0..20_000 {
+        let update = open(client, link).await;
+        match view(&update).to_act {
+            None => return (update, moves),
+            Some(0) => {
+                play_first_legal(client, link, &update).await;
+                moves += 1;
+            }
+            Some(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    panic!("the match never ended");
 }
