@@ -1,11 +1,14 @@
 //! Tables by link against the real server: a table created with its seats,
-//! each seat opened by its link and seeing only what it may, moves made at
-//! the table's move number (a stale or repeated one never applied twice),
-//! a link that acts for another seat or opens nothing refused, computer
-//! seats that move on their own, a whole match played by links whose
-//! record replays to the same digest, and tables that outlive a restart of
-//! the server on the same database, and a server killed with SIGKILL
-//! mid-match that loses no acknowledged move and resumes.
+//! each seat opened by its link and seeing only what it may (the watch
+//! link: no hand, acting for nobody), moves made at the table's move
+//! number (a stale or repeated one never applied twice), a link that acts
+//! for another seat or opens nothing refused, computer seats that move on
+//! their own, live updates and presence, a late seat played by the
+//! computer, a rematch, a whole match played by links whose record
+//! replays to the same digest, expiry, the limits per address and table,
+//! tables that outlive a restart of the server on the same database, and
+//! a server killed with SIGKILL mid-match that loses no acknowledged move
+//! and resumes.
 
 mod server;
 
