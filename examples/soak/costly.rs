@@ -71,7 +71,12 @@ pub fn long_record(json: bool, bytes: usize) -> ReplayRequest {
 
 /// A gRPC request body: one uncompressed message in its frame.
 fn grpc_frame(message: &impl Message) -> Bytes {
-    let payload = message.encode_to_vec();
+    frame(&message.encode_to_vec())
+}
+
+/// A gRPC request body: `payload` (a message's bytes, or not) in one
+/// uncompressed frame.
+pub fn frame(payload: &[u8]) -> Bytes {
     let mut frame = Vec::with_capacity(payload.len() + 5);
     frame.push(0);
     frame.extend(

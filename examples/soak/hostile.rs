@@ -17,7 +17,7 @@ use prost::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::costly::Http1;
+use super::costly::{Http1, frame};
 
 /// A request an attacker sends, and what the server must answer.
 #[derive(Clone)]
@@ -40,19 +40,6 @@ pub struct Answered {
     pub expected: AtomicU64,
     /// Otherwise (or failed).
     pub otherwise: AtomicU64,
-}
-
-/// A gRPC request body: one uncompressed message in its frame.
-fn frame(payload: &[u8]) -> Bytes {
-    let mut frame = Vec::with_capacity(payload.len() + 5);
-    frame.push(0);
-    frame.extend(
-        u32::try_from(payload.len())
-            .unwrap_or(u32::MAX)
-            .to_be_bytes(),
-    );
-    frame.extend(payload);
-    Bytes::from(frame)
 }
 
 /// The hostile requests of `--attack hostile-states`, each just under the
