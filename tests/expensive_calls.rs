@@ -83,9 +83,10 @@ async fn a_long_replay_over_grpc_answers_what_the_engine_answers() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn searches_and_long_replays_share_a_bounded_pool() {
-    let server = TestServer::start_with(Config {
+/// A server whose work pool is one thread and no queue (a search may take
+/// three seconds): whatever else comes while it searches is refused.
+async fn one_thread_no_queue() -> TestServer {
+    TestServer::start_with(Config {
         work_pool: PoolSize {
             threads: 1,
             queue: 0,
@@ -93,7 +94,12 @@ async fn searches_and_long_replays_share_a_bounded_pool() {
         max_suggest: Duration::from_secs(3),
         ..Config::default()
     })
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn searches_and_long_replays_share_a_bounded_pool() {
+    let server = one_thread_no_queue().await;
     let (state, seat) = a_choice(&server).await;
     // A search takes the pool's one thread for two seconds ...
     let mut searcher = server.client().await;
@@ -703,15 +709,7 @@ async fn an_early_refusal_is_read_by_a_client_that_sends_its_whole_body_first() 
 /// free), and the same call in its usual size is served meanwhile.
 #[tokio::test]
 async fn large_requests_are_served_on_the_work_pool() {
-    let server = TestServer::start_with(Config {
-        work_pool: PoolSize {
-            threads: 1,
-            queue: 0,
-        },
-        max_suggest: Duration::from_secs(3),
-        ..Config::default()
-    })
-    .await;
+    let server = one_thread_no_queue().await;
     let (state, seat) = a_choice(&server).await;
     let view =
         serde_json::json!({ "state": serde_json::to_value(&state).expect("json"), "seat": seat })

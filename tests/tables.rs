@@ -103,6 +103,17 @@ async fn open(client: &mut TableServiceClient<Channel>, link: &str) -> proto::Ta
         .expect("an update")
 }
 
+/// The next update of a watch, within [`WITHIN`].
+async fn next_update(watch: &mut tonic::Streaming<proto::WatchResponse>) -> proto::TableUpdate {
+    tokio::time::timeout(WITHIN, watch.message())
+        .await
+        .expect("an update in time")
+        .expect("a message")
+        .expect("an update")
+        .update
+        .expect("an update")
+}
+
 fn view(update: &proto::TableUpdate) -> &proto::ViewResponse {
     update.view.as_ref().expect("a view")
 }
@@ -340,13 +351,7 @@ async fn a_watch_link_sees_no_hand_and_acts_for_nobody() {
     let (_, moves) = play_to_end(&mut client, &links).await;
     let mut seen = 0;
     while seen < moves {
-        let update = tokio::time::timeout(WITHIN, watch.message())
-            .await
-            .expect("an update in time")
-            .expect("a message")
-            .expect("an update")
-            .update
-            .expect("an update");
+        let update = next_update(&mut watch).await;
         assert!(update.watching);
         assert!(view(&update).hand.is_empty() && view(&update).legal_moves.is_empty());
         let drawn = |event: &proto::Event| match &event.kind {
@@ -432,13 +437,7 @@ async fn a_watched_seat_shows_as_connected() {
     // The watch itself hears its seat arrive (within a sweep).
     let mut arrived = false;
     for _ in 0..4 {
-        let update = tokio::time::timeout(WITHIN, watch.message())
-            .await
-            .expect("an update in time")
-            .expect("a message")
-            .expect("an update")
-            .update
-            .expect("an update");
+        let update = next_update(&mut watch).await;
         if connected(&update) == [true, false] {
             arrived = true;
             break;
@@ -699,13 +698,7 @@ async fn a_watch_sees_every_move_as_its_seat_may() {
         })
         .await
         .expect("acted");
-    let next = tokio::time::timeout(WITHIN, watch.message())
-        .await
-        .expect("an update in time")
-        .expect("a message")
-        .expect("an update")
-        .update
-        .expect("an update");
+    let next = next_update(&mut watch).await;
     assert_eq!(next.number, 1);
     assert_eq!(view(&next).to_act, Some(next.seat));
     assert!(!next.events.is_empty());
@@ -746,13 +739,7 @@ async fn a_watch_sees_the_computer_seats_move() {
     // Updates come until the person is to act after a computer's move.
     let mut seen_computer = false;
     loop {
-        let update = tokio::time::timeout(WITHIN, watch.message())
-            .await
-            .expect("an update in time")
-            .expect("a message")
-            .expect("an update")
-            .update
-            .expect("an update");
+        let update = next_update(&mut watch).await;
         if update.number > 0 && view(&update).to_act == Some(0) {
             seen_computer = true;
         }
