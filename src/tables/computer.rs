@@ -18,6 +18,7 @@ use crate::service::suggest::default_seed;
 use super::Tables;
 use super::settings::Settings;
 use super::table::{By, COMPUTER, database, level_of, read_state};
+use super::turn::{NextTurn, next_turn};
 
 /// The work pool's account for computer seats' searches: no connection's
 /// (connections are numbered from 1), so that they take one connection's
@@ -61,23 +62,16 @@ impl Tables {
             return Ok(false);
         };
         let game = read_state(&table.state)?;
-        if game.outcome().is_some() {
-            return Ok(false);
-        }
         let seat = game.to_act();
         let seats = self.seat_rows(id).await?;
-        let Some(row) = seats.iter().find(|row| row.seat == i64::from(seat)) else {
-            return Ok(false);
-        };
-        let timed = Settings::from_json(&table.settings).turn_ms().is_some();
-        let (level, by) = if row.kind == COMPUTER {
-            (level_of(row.level.as_deref()), By::Computer)
-        } else if row.auto {
-            (Level::Greedy, By::Computer)
-        } else if overdue && timed {
-            (Level::Greedy, By::Timeout)
-        } else {
-            return Ok(false);
+        let level = seats
+            .iter()
+            .find(|row| row.seat == i64::from(seat) && row.kind == COMPUTER)
+            .map_or(Level::Greedy, |row| level_of(row.level.as_deref()));
+        let by = match next_turn(&game, &seats, Settings::from_json(&table.settings)) {
+            NextTurn::Computer => By::Computer,
+            NextTurn::TimedPerson(_) if overdue => By::Timeout,
+            NextTurn::TimedPerson(_) | NextTurn::Person | NextTurn::Over => return Ok(false),
         };
         let mv = self.choose(&game, seat, level).await?;
         let mut next = game;

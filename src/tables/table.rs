@@ -24,7 +24,7 @@ use super::link::{Link, table_id};
 use super::live::Change;
 use super::settings::Settings;
 use super::store::{MoveRow, NewMove, NewTable, Rematch, SeatRow, TableRow, WATCH_SEAT};
-use super::turn::due_after;
+use super::turn::{NextTurn, due_after, next_turn};
 
 /// A seat kind as stored: a person's.
 pub const PERSON: &str = "person";
@@ -240,10 +240,7 @@ impl Tables {
         };
         let settings = Settings::from_json(&table.settings);
         // The timer shown is a person's, while it runs.
-        let timed = view.to_act().and_then(|seat| {
-            let row = seats.iter().find(|row| row.seat == i64::from(seat))?;
-            (row.kind == PERSON && !row.auto && settings.turn_ms().is_some()).then_some(())
-        });
+        let timed = matches!(next_turn(&game, &seats, settings), NextTurn::TimedPerson(_));
         Ok(proto::TableUpdate {
             table_id: table.id.clone(),
             number: u64::try_from(table.version).unwrap_or(0),
@@ -263,8 +260,9 @@ impl Tables {
                 })
                 .collect(),
             settings: Some(settings.to_proto()),
-            turn_ends_at_ms: timed
-                .and(table.turn_due)
+            turn_ends_at_ms: table
+                .turn_due
+                .filter(|_| timed)
                 .and_then(|due| u64::try_from(due).ok())
                 .unwrap_or(0),
             r#match: u32::try_from(table.match_no).unwrap_or(0),
@@ -450,8 +448,11 @@ impl Tables {
             .touch(&table.id, now_ms())
             .await
             .map_err(|e| database(&e))?;
-        self.resume(&table, viewer).await?;
-        let table = self.reread(&table.id).await?;
+        let table = if self.resume(&table, viewer).await? {
+            self.reread(&table.id).await?
+        } else {
+            table
+        };
         Ok(proto::OpenSeatResponse {
             update: Some(self.update(&table, viewer).await?),
         })

@@ -22,20 +22,44 @@ pub const COMPUTER_GRACE_MS: i64 = 5_000;
 /// before moving, another server's sweeper takes the table after it.
 pub const CLAIM_MS: i64 = 30_000;
 
+/// Who is to move after `game`, at a table whose seats are `seats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextTurn {
+    /// No one: the match is over.
+    Over,
+    /// The computer: a computer seat, or a person's it took over.
+    Computer,
+    /// A person, with `settings`' timer running for the turn.
+    TimedPerson(i64),
+    /// A person, with no timer.
+    Person,
+}
+
+/// Who is to move after `game` (at a table whose seats are `seats`).
+#[must_use]
+pub fn next_turn(game: &Game, seats: &[SeatRow], settings: Settings) -> NextTurn {
+    if game.outcome().is_some() {
+        return NextTurn::Over;
+    }
+    let seat = i64::from(game.to_act());
+    match seats.iter().find(|row| row.seat == seat) {
+        None => NextTurn::Over,
+        Some(row) if row.kind == COMPUTER || row.auto => NextTurn::Computer,
+        Some(_) => settings
+            .turn_ms()
+            .map_or(NextTurn::Person, NextTurn::TimedPerson),
+    }
+}
+
 /// When the turn after `game` (at a table whose seats are `seats`) is due,
 /// from `now`: a computer's move after a grace, a person's at their timer's
 /// end; never once the match is over or for a person without a timer.
 #[must_use]
 pub fn due_after(game: &Game, seats: &[SeatRow], settings: Settings, now: i64) -> Option<i64> {
-    if game.outcome().is_some() {
-        return None;
-    }
-    let seat = i64::from(game.to_act());
-    let row = seats.iter().find(|row| row.seat == seat)?;
-    if row.kind == COMPUTER || row.auto {
-        Some(now + COMPUTER_GRACE_MS)
-    } else {
-        settings.turn_ms().map(|ms| now + ms)
+    match next_turn(game, seats, settings) {
+        NextTurn::Computer => Some(now + COMPUTER_GRACE_MS),
+        NextTurn::TimedPerson(ms) => Some(now + ms),
+        NextTurn::Over | NextTurn::Person => None,
     }
 }
 
@@ -75,10 +99,10 @@ impl Tables {
 
     /// A person back at their seat (its link opened again): the computer
     /// that took the seat over when their time ran out hands it back, and
-    /// their timer runs again if it is their turn.
-    pub(super) async fn resume(&self, table: &TableRow, viewer: Viewer) -> Result<(), ApiError> {
+    /// their timer runs again if it is their turn. Whether it did.
+    pub(super) async fn resume(&self, table: &TableRow, viewer: Viewer) -> Result<bool, ApiError> {
         let Viewer::Seat(seat) = viewer else {
-            return Ok(());
+            return Ok(false);
         };
         let taken_back = self
             .store
@@ -86,11 +110,11 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?;
         if !taken_back {
-            return Ok(());
+            return Ok(false);
         }
         self.due_again(table).await?;
         self.live.publish(&table.id, Change::Presence);
-        Ok(())
+        Ok(true)
     }
 }
 
