@@ -37,12 +37,7 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request) -> Response {
         };
         return match watch {
             Ok(watch) => super::streams::grpc(watch),
-            Err(error) => {
-                error.log();
-                tonic::Status::from(error)
-                    .into_http::<Body>()
-                    .into_response()
-            }
+            Err(error) => refused(error),
         };
     }
     let answer = match body {
@@ -51,13 +46,11 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request) -> Response {
     };
     match answer {
         Ok(frame) => {
-            let mut trailers = HeaderMap::new();
-            trailers.insert("grpc-status", HeaderValue::from_static("0"));
             let body = Full::new(Bytes::from(frame)).with_trailers(std::future::ready(Some(Ok::<
                 _,
                 Infallible,
             >(
-                trailers,
+                ok_trailers(),
             ))));
             let mut response = Response::new(Body::new(body));
             response.headers_mut().insert(
@@ -66,13 +59,24 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request) -> Response {
             );
             response
         }
-        Err(error) => {
-            error.log();
-            tonic::Status::from(error)
-                .into_http::<Body>()
-                .into_response()
-        }
+        Err(error) => refused(error),
     }
+}
+
+/// A refusal as a gRPC answer: trailers-only, its status in the head.
+fn refused(error: ApiError) -> Response {
+    error.log();
+    tonic::Status::from(error)
+        .into_http::<Body>()
+        .into_response()
+}
+
+/// The trailers of an answer that ended well.
+#[must_use]
+pub fn ok_trailers() -> HeaderMap {
+    let mut trailers = HeaderMap::new();
+    trailers.insert("grpc-status", HeaderValue::from_static("0"));
+    trailers
 }
 
 /// `message` in one gRPC frame, as a gRPC answer's body carries it.

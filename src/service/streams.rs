@@ -9,14 +9,14 @@ use std::pin::Pin;
 use axum::body::{Body, Bytes};
 use axum::response::Response;
 use futures_util::{Stream, StreamExt as _};
-use http::{HeaderMap, HeaderValue, header};
+use http::{HeaderValue, header};
 use hyper::body::Frame;
 
 use crate::proto;
 use crate::tables::watch::Watched;
 
 use super::error::ApiError;
-use super::grpc_unary::frame;
+use super::grpc_unary::{frame, ok_trailers};
 
 /// A watch, as [`crate::tables::Tables::watch`] answers it.
 pub type Watch = Pin<Box<dyn Stream<Item = Result<Watched, ApiError>> + Send>>;
@@ -64,9 +64,7 @@ pub fn grpc(watch: Watch) -> Response {
                     }
                     None => {
                         sending.done = true;
-                        let mut trailers = HeaderMap::new();
-                        trailers.insert("grpc-status", HeaderValue::from_static("0"));
-                        Frame::trailers(trailers)
+                        Frame::trailers(ok_trailers())
                     }
                 };
                 return Some((Ok(frame), sending));
