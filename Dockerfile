@@ -15,9 +15,15 @@ RUN if [ -d vendor ]; then \
 
 # Runtime stage: just the binary, run as an unprivileged user.
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin pips
+RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin pips \
+ && mkdir -p /var/lib/pips && chown pips /var/lib/pips
 COPY --from=build /src/target/release/pips /usr/local/bin/pips
 USER pips
+# The tables' SQLite file (PIPS_TABLES_DB's default, pips-tables.db in the
+# folder the server runs in) lives on a volume, so that tables outlive the
+# container; several replicas share tables on PostgreSQL instead.
+WORKDIR /var/lib/pips
+VOLUME /var/lib/pips
 ENV PIPS_ADDR=0.0.0.0:50051 \
     PIPS_LOG_FORMAT=json \
     RUST_LOG=info

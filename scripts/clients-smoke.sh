@@ -12,7 +12,7 @@ work=$(mktemp -d)
 port=50071
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$binary" --addr "127.0.0.1:$port" > "$work/server.log" 2>&1 &
+"$binary" --addr "127.0.0.1:$port" --tables-db "sqlite://$work/tables.db?mode=rwc" > "$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do
     grep -q "pips is serving" "$work/server.log" 2>/dev/null && break

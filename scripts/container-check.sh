@@ -106,6 +106,12 @@ jq -c '{state, move: .legalMoves[0]}' "$work/game.json" \
 jq -e '.events[0].tilePlayed' "$work/next.json" > /dev/null
 echo "played: $(jq -c '.events[0].tilePlayed' "$work/next.json")"
 
+echo "-- a table, kept on the container's SQLite file (its volume)"
+grpcurl -plaintext -d '{"variant": "muggins", "players": 2, "seats": [{"person": {}}, {"computer": {"level": "BOT_LEVEL_GREEDY"}}]}' \
+    "127.0.0.1:$port" pips.v1.TableService/CreateTable > "$work/table.json"
+jq -e '.seatLinks[0].link' "$work/table.json" > /dev/null
+docker exec "$name" ls -l /var/lib/pips/pips-tables.db
+
 echo "-- SIGTERM"
 docker kill --signal TERM "$name" > /dev/null
 for _ in $(seq 20); do

@@ -17,7 +17,7 @@ metrics=9481
 prom=9491
 trap 'kill "$server" "$prometheus" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$binary" --addr "127.0.0.1:$port" --metrics-addr "127.0.0.1:$metrics" > "$work/server.log" 2>&1 &
+"$binary" --addr "127.0.0.1:$port" --tables-db "sqlite://$work/tables.db?mode=rwc" --metrics-addr "127.0.0.1:$metrics" > "$work/server.log" 2>&1 &
 server=$!
 cat > "$work/prometheus.yml" <<YAML
 global:

@@ -25,7 +25,9 @@ nginx=""
 
 key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 start_replica() { # index
-    PIPS_STATE_KEY="$key" "$binary" --addr "127.0.0.1:${ports[$1]}" >> "$work/replica-$1.log" 2>&1 &
+    # (Tables are left out: several servers share tables on PostgreSQL only,
+    # which scripts/tables-servers-check.sh checks.)
+    PIPS_STATE_KEY="$key" "$binary" --addr "127.0.0.1:${ports[$1]}" --tables-db none >> "$work/replica-$1.log" 2>&1 &
     pids[$1]=$!
     for _ in $(seq 100); do
         "$binary" healthcheck --addr "127.0.0.1:${ports[$1]}" 2>/dev/null && return 0

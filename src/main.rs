@@ -14,6 +14,11 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Where tables are kept unless a flag says otherwise: a SQLite file in
+/// the folder the server runs in, so that the run command plays by link
+/// with nothing to install.
+const DEFAULT_TABLES_DB: &str = "sqlite://pips-tables.db?mode=rwc";
+
 /// An authoritative dominoes rules engine, served over gRPC.
 #[derive(Parser, Debug)]
 #[command(version, about)]
@@ -129,11 +134,12 @@ struct Cli {
     #[arg(long, env = "PIPS_MAX_ANSWER_BYTES", default_value_t = 64 * 1024 * 1024)]
     max_answer_bytes: usize,
     /// Where `TableService` keeps its tables, so that people play each
-    /// other by a link: `sqlite://pips-tables.db?mode=rwc` (a file, created
-    /// if missing), `postgres://user@host/db`. Not given: the server keeps
-    /// no tables and refuses their calls.
-    #[arg(long, env = "PIPS_TABLES_DB")]
-    tables_db: Option<String>,
+    /// other by a link: a SQLite file (`sqlite://pips-tables.db?mode=rwc`,
+    /// created if missing, beside where the server runs) or
+    /// `postgres://user@host/db` (for several servers). `none`: the server
+    /// keeps no tables and refuses their calls.
+    #[arg(long, env = "PIPS_TABLES_DB", default_value = DEFAULT_TABLES_DB)]
+    tables_db: String,
     /// Seconds a table nobody touches (no move, no open, no page watching
     /// it) is kept before it is deleted.
     #[arg(long, env = "PIPS_TABLES_EXPIRE_SECS", default_value_t = 24 * 60 * 60,
@@ -148,6 +154,14 @@ struct Cli {
     /// past it, creating one is refused until some expire.
     #[arg(long, env = "PIPS_TABLES_MAX", default_value_t = 100_000)]
     tables_max: u64,
+    /// Proxies (addresses or ranges, comma-separated: `127.0.0.1`,
+    /// `10.0.0.0/8`) whose `X-Forwarded-For` header names the client, so
+    /// that the limits per client address count clients behind the load
+    /// balancer each on their own. Not given: every call counts as coming
+    /// from its connection's address.
+    #[arg(long, env = "PIPS_TRUSTED_PROXIES", default_value = "",
+          value_parser = pips::server::proxies::TrustedProxies::parse)]
+    trusted_proxies: pips::server::proxies::TrustedProxies,
     /// Log line format (the level filter comes from RUST_LOG, default `info`).
     #[arg(long, env = "PIPS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
@@ -359,13 +373,14 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         max_waiting_bodies_per_connection: cli.max_waiting_bodies_per_connection,
         max_answer_bytes: cli.max_answer_bytes,
         tls,
-        tables_db: cli.tables_db.clone(),
+        tables_db: (cli.tables_db != "none").then(|| cli.tables_db.clone()),
         tables_expire_after: Duration::from_secs(cli.tables_expire_secs),
         table_limits: pips::tables::limits::TableLimits {
             creations_per_minute: cli.tables_per_minute,
             most_tables: cli.tables_max,
             ..pips::tables::limits::TableLimits::default()
         },
+        trusted_proxies: cli.trusted_proxies.clone(),
         ..pips::server::Config::default()
     })
 }

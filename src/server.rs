@@ -35,6 +35,7 @@ mod coalescing_stream;
 mod connection;
 mod guard;
 mod listen;
+pub mod proxies;
 pub mod tls;
 
 use crate::service::custody::Custody;
@@ -132,6 +133,9 @@ pub struct Config {
     pub tables_expire_after: Duration,
     /// The limits on tables: created per address, kept, watched.
     pub table_limits: crate::tables::limits::TableLimits,
+    /// The proxies whose `X-Forwarded-For` names the client (the limits
+    /// per client address count it, not the proxy).
+    pub trusted_proxies: proxies::TrustedProxies,
 }
 
 impl Default for Config {
@@ -158,6 +162,7 @@ impl Default for Config {
             tables_db: None,
             tables_expire_after: crate::tables::DEFAULT_EXPIRE_AFTER,
             table_limits: crate::tables::limits::TableLimits::default(),
+            trusted_proxies: proxies::TrustedProxies::default(),
         }
     }
 }
@@ -293,7 +298,16 @@ pub async fn run(
         // Every call runs under the limits (body, concurrency, timeout),
         // whose refusals are answered in the caller's protocol.
         .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
-        .layer(tower::util::option_layer(cors_layer(&config.cors_origins)));
+        .layer(tower::util::option_layer(cors_layer(&config.cors_origins)))
+        // Behind a trusted proxy, each call's client is the one it names.
+        .layer(tower::util::option_layer(
+            (!config.trusted_proxies.is_empty()).then(|| {
+                axum::middleware::from_fn_with_state(
+                    Arc::new(config.trusted_proxies.clone()),
+                    proxies::forwarded,
+                )
+            }),
+        ));
     let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
     let how = listen::Listening {
         limits: connection_limits(&config),

@@ -55,6 +55,8 @@ fn out_of_descriptors_the_server_backs_off_and_recovers() {
         .arg(format!("--nofile={NOFILE}:{NOFILE}"))
         .arg(env!("CARGO_BIN_EXE_pips"))
         .args(["--addr", &addr.to_string(), "--header-timeout-secs", "60"])
+        // (No tables file left in the checkout.)
+        .args(["--tables-db", "none"])
         .stderr(Stdio::piped())
         .spawn()
         .expect("prlimit (util-linux) runs the server");

@@ -103,6 +103,20 @@ async fn open(client: &mut TableServiceClient<Channel>, link: &str) -> proto::Ta
         .expect("an update")
 }
 
+/// The watch of the seat (or watcher) `link` opens.
+async fn watch(
+    client: &mut TableServiceClient<Channel>,
+    link: &str,
+) -> tonic::Streaming<proto::WatchResponse> {
+    client
+        .watch(proto::WatchRequest {
+            link: link.to_owned(),
+        })
+        .await
+        .expect("watching")
+        .into_inner()
+}
+
 /// The next update of a watch, within [`WITHIN`].
 async fn next_update(watch: &mut tonic::Streaming<proto::WatchResponse>) -> proto::TableUpdate {
     tokio::time::timeout(WITHIN, watch.message())
@@ -319,13 +333,7 @@ async fn a_watch_link_sees_no_hand_and_acts_for_nobody() {
     let (created, links) = two_people(&mut client, "draw").await;
     assert_eq!(created.watch_link.len(), 22);
     assert!(!links.contains(&created.watch_link));
-    let mut watch = client
-        .watch(proto::WatchRequest {
-            link: created.watch_link.clone(),
-        })
-        .await
-        .expect("watching")
-        .into_inner();
+    let mut watch = watch(&mut client, &created.watch_link).await;
     let public = open(&mut client, &created.watch_link).await;
     assert!(public.watching);
     assert!(view(&public).hand.is_empty() && view(&public).legal_moves.is_empty());
@@ -427,13 +435,7 @@ async fn a_watched_seat_shows_as_connected() {
         connected(&open(&mut client, &links[1]).await),
         [false, false]
     );
-    let mut watch = client
-        .watch(proto::WatchRequest {
-            link: links[0].clone(),
-        })
-        .await
-        .expect("watching")
-        .into_inner();
+    let mut watch = watch(&mut client, &links[0]).await;
     // The watch itself hears its seat arrive (within a sweep).
     let mut arrived = false;
     for _ in 0..4 {
@@ -646,13 +648,7 @@ async fn a_watch_sees_every_move_as_its_seat_may() {
     let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
     let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
     // The other seat watches over gRPC ...
-    let mut watch = client
-        .watch(proto::WatchRequest {
-            link: watcher.clone(),
-        })
-        .await
-        .expect("watching")
-        .into_inner();
+    let mut watch = watch(&mut client, &watcher).await;
     let now = watch
         .message()
         .await
@@ -731,11 +727,7 @@ async fn a_watch_sees_the_computer_seats_move() {
     )
     .await;
     let link = created.seat_links[0].link.clone();
-    let mut watch = client
-        .watch(proto::WatchRequest { link: link.clone() })
-        .await
-        .expect("watching")
-        .into_inner();
+    let mut watch = watch(&mut client, &link).await;
     // Updates come until the person is to act after a computer's move.
     let mut seen_computer = false;
     loop {
@@ -799,13 +791,7 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
     .await;
     assert_eq!(json.status, http::StatusCode::TOO_MANY_REQUESTS);
     // One watch of this table at a time: a second waits for the first.
-    let first = client
-        .watch(proto::WatchRequest {
-            link: links[0].clone(),
-        })
-        .await
-        .expect("watching")
-        .into_inner();
+    let first = watch(&mut client, &links[0]).await;
     let second = client
         .watch(proto::WatchRequest {
             link: created.watch_link.clone(),
@@ -999,4 +985,76 @@ async fn play_to_end_against_computers(
         }
     }
     panic!("the match never ended");
+}
+
+/// Two servers sharing one PostgreSQL database (as behind a load
+/// balancer): a seat watching from one hears the moves made through the
+/// other, and sees the other seat's presence there. On SQLite, which one
+/// server holds, there is nothing to share: `cargo test` skips it, and
+/// `scripts/tables-postgres-check.sh` runs it.
+#[tokio::test]
+async fn servers_sharing_postgres_tell_each_other_of_every_move() {
+    let database = test_database();
+    if !database.starts_with("postgres") {
+        eprintln!("skipped: PIPS_TEST_TABLES_DB names no PostgreSQL database");
+        return;
+    }
+    let (one, two) = (with_tables().await, with_tables().await);
+    let (mut through_one, mut through_two) = (tables(&one).await, tables(&two).await);
+    let (created, links) = two_people(&mut through_one, "muggins").await;
+    let first = created.update.expect("an update");
+    let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
+    let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
+    let mut other_watch = watch(&mut through_two, &watcher).await;
+    assert_eq!(next_update(&mut other_watch).await.number, 0);
+    // The actor watches through the first server: the second's watcher
+    // sees it arrive.
+    let actor_watch = watch(&mut through_one, &actor).await;
+    let mut arrived = false;
+    for _ in 0..4 {
+        let update = next_update(&mut other_watch).await;
+        if update.presence.iter().all(|seat| seat.connected) {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "the other server's seat shows as connected");
+    // Every move, made by either seat through either server, reaches the
+    // second server's watch.
+    for number in 0..6 {
+        let table = open(&mut through_one, actor).await;
+        let Some(seat) = view(&table).to_act else {
+            break;
+        };
+        let link = &links[usize::try_from(seat).expect("seat")];
+        let opened = open(&mut through_one, link).await;
+        let Some(mv) = view(&opened).legal_moves.first().copied() else {
+            break;
+        };
+        let through = if number % 2 == 0 {
+            &mut through_one
+        } else {
+            &mut through_two
+        };
+        through
+            .act(proto::ActRequest {
+                link: link.clone(),
+                number,
+                r#move: Some(mv),
+            })
+            .await
+            .expect("acted");
+        let mut heard = next_update(&mut other_watch).await;
+        while heard.number < number + 1 {
+            heard = next_update(&mut other_watch).await;
+        }
+        assert_eq!(
+            heard.number,
+            number + 1,
+            "the watch through the other server"
+        );
+    }
+    drop((other_watch, actor_watch));
+    one.stop().await;
+    two.stop().await;
 }

@@ -36,7 +36,8 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**inherited, **env},
+            # (No tables file left beside the tests.)
+            env={"PIPS_TABLES_DB": "none", **inherited, **env},
         )
         self.base = None
         assert self.process.stdout is not None

@@ -34,8 +34,11 @@ pub const ANSWER_UNIT: usize = 1024;
 pub const STREAM_RESERVE: usize = 512 * 1024;
 
 /// What a watch (a table's updates, a health watch) holds for its life:
-/// more than one update, which is all it makes before the last is taken.
-pub const WATCH_RESERVE: usize = 32 * 1024;
+/// about one update, which is all it makes before the last is taken (a
+/// line game's update is 1–3 KB; a train table's of eight seats late in
+/// a hand, more), and little enough that ten thousand watching seats
+/// hold a small part of the server's budget.
+pub const WATCH_RESERVE: usize = 4 * 1024;
 
 /// How long a call waits for the room an eviction frees.
 const EVICTION_WAIT: Duration = Duration::from_millis(500);

@@ -285,8 +285,8 @@ impl Api {
             code: Code::Unimplemented,
             reason: ErrorReason::UnknownRoute,
             field: String::new(),
-            message: "this server keeps no tables: start it with --tables-db (a SQLite file \
-                      or a PostgreSQL database)"
+            message: "this server keeps no tables (it was started with --tables-db none): \
+                      start it with --tables-db naming a SQLite file or a PostgreSQL database"
                 .to_owned(),
         })
     }

@@ -75,9 +75,9 @@ impl Tables {
         };
         let mv = self.choose(&game, seat, level).await?;
         let mut next = game;
-        next.play(mv)?;
+        let events = next.play(mv)?.events;
         // Committed, or another move came first: either way, look again.
-        self.commit(&table, &seats, mv, &next, by).await?;
+        self.commit(&table, &seats, mv, (next, events), by).await?;
         Ok(true)
     }
 

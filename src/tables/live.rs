@@ -1,15 +1,21 @@
 //! Live updates: each accepted move is published to the seats watching its
-//! table on this server, each of which then reads the table once and sends
-//! its own view. A channel per watched table, made by its first watcher
-//! and dropped with its last; what goes through it is the table's new move
-//! number (or that a seat came or went), never a view (each seat's is its
-//! own). It also counts the streams held of each seat, which the sweeper
-//! writes to the database as the seats' presence.
+//! table on this server, which then send their own views of it. A channel
+//! per watched table, made by its first watcher and dropped with its last;
+//! what goes through it is the table's new move number (or that a seat
+//! came or went), never a view (each seat's is its own). The table as it
+//! stands is read from the database once per change, by the first of its
+//! watchers to need it, and shared with the others (the channel's latest
+//! [`Snapshot`]). It also counts the streams held of each seat, which the
+//! sweeper writes to the database as the seats' presence.
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
+
+use super::table::Snapshot;
 
 /// Move numbers a slow watcher may fall behind by before it skips to the
 /// newest (updates are whole views: a skipped one loses nothing).
@@ -33,7 +39,7 @@ pub type SeatKey = (String, i64);
 #[derive(Debug, Default)]
 pub struct Live {
     /// Each watched table's channel, by table id.
-    channels: Mutex<HashMap<String, broadcast::Sender<Change>>>,
+    channels: Mutex<HashMap<String, Arc<Channel>>>,
     /// Streams held of each seat, and the seats whose count changed since
     /// the sweeper last wrote them.
     streams: Mutex<Streams>,
@@ -48,12 +54,61 @@ struct Streams {
     changed: HashSet<SeatKey>,
 }
 
+/// A watched table's channel, and the table as last read for its
+/// watchers.
+#[derive(Debug)]
+pub struct Channel {
+    /// Where its changes go.
+    sender: broadcast::Sender<Change>,
+    /// Changes published so far: a snapshot read before the latest is
+    /// read again.
+    published: AtomicU64,
+    /// The latest snapshot, and how many changes had been published when
+    /// its reading began; locked while one watcher reads, so that the
+    /// others wait for it rather than read too.
+    latest: tokio::sync::Mutex<Option<(u64, Arc<Option<Snapshot>>)>>,
+}
+
+impl Channel {
+    fn new() -> Channel {
+        Channel {
+            sender: broadcast::channel(BACKLOG).0,
+            published: AtomicU64::new(0),
+            latest: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    /// The table as it stands after every change published so far (`None`:
+    /// it is gone): the snapshot another watcher read since, or one `read`
+    /// now.
+    ///
+    /// # Errors
+    /// `read`'s.
+    pub async fn current<E, F>(&self, read: impl FnOnce() -> F) -> Result<Arc<Option<Snapshot>>, E>
+    where
+        F: Future<Output = Result<Option<Snapshot>, E>>,
+    {
+        let mut latest = self.latest.lock().await;
+        let published = self.published.load(Ordering::Acquire);
+        if let Some((read_at, snapshot)) = latest.as_ref() {
+            if *read_at >= published {
+                return Ok(Arc::clone(snapshot));
+            }
+        }
+        let snapshot = Arc::new(read().await?);
+        *latest = Some((published, Arc::clone(&snapshot)));
+        Ok(snapshot)
+    }
+}
+
 /// One watcher's place on a table's channel; leaving it drops the channel
 /// with its last watcher.
 #[derive(Debug)]
 pub struct Watcher {
     /// The channel's end.
     pub changes: broadcast::Receiver<Change>,
+    /// The channel, for the table as it stands.
+    pub channel: Arc<Channel>,
     /// The table.
     table: String,
     /// The seat watched from (`store::WATCH_SEAT`: the watch link).
@@ -67,16 +122,18 @@ impl Live {
     #[must_use]
     pub fn watch(self: &Arc<Self>, table: &str, seat: i64) -> Watcher {
         self.count(table, seat, 1);
-        let changes = match self.channels.lock() {
-            Ok(mut channels) => channels
-                .entry(table.to_owned())
-                .or_insert_with(|| broadcast::channel(BACKLOG).0)
-                .subscribe(),
-            // (A poisoned list: a watcher of its own that hears nothing.)
-            Err(_) => broadcast::channel(1).1,
+        let channel = match self.channels.lock() {
+            Ok(mut channels) => Arc::clone(
+                channels
+                    .entry(table.to_owned())
+                    .or_insert_with(|| Arc::new(Channel::new())),
+            ),
+            // (A poisoned list: a channel of its own that hears nothing.)
+            Err(_) => Arc::new(Channel::new()),
         };
         Watcher {
-            changes,
+            changes: channel.sender.subscribe(),
+            channel,
             table: table.to_owned(),
             seat,
             live: Arc::clone(self),
@@ -116,7 +173,42 @@ impl Live {
     pub fn publish(&self, table: &str, change: Change) {
         if let Ok(channels) = self.channels.lock() {
             if let Some(channel) = channels.get(table) {
-                let _ = channel.send(change);
+                channel.published.fetch_add(1, Ordering::AcqRel);
+                let _ = channel.sender.send(change);
+            }
+        }
+    }
+
+    /// Tells `table`'s watchers that it is at move `number`, as `snapshot`
+    /// shows it (unless a later move's is there already): they need not
+    /// read it again.
+    pub async fn publish_read(&self, table: &str, number: i64, snapshot: Arc<Option<Snapshot>>) {
+        let channel = match self.channels.lock() {
+            Ok(channels) => channels.get(table).map(Arc::clone),
+            Err(_) => None,
+        };
+        let Some(channel) = channel else {
+            return;
+        };
+        let mut latest = channel.latest.lock().await;
+        let published = channel.published.fetch_add(1, Ordering::AcqRel) + 1;
+        let newer = latest
+            .as_ref()
+            .and_then(|(_, cached)| cached.as_ref().as_ref())
+            .is_none_or(|cached| cached.table.version < number);
+        if newer {
+            *latest = Some((published, snapshot));
+        }
+        drop(latest);
+        let _ = channel.sender.send(Change::Moved(number));
+    }
+
+    /// Tells every table watched on this server of `change`.
+    pub fn publish_everywhere(&self, change: Change) {
+        if let Ok(channels) = self.channels.lock() {
+            for channel in channels.values() {
+                channel.published.fetch_add(1, Ordering::AcqRel);
+                let _ = channel.sender.send(change);
             }
         }
     }
@@ -136,7 +228,7 @@ impl Drop for Watcher {
             // after this: the last one leaves one.
             let last = channels
                 .get(&self.table)
-                .is_some_and(|channel| channel.receiver_count() <= 1);
+                .is_some_and(|channel| channel.sender.receiver_count() <= 1);
             if last {
                 channels.remove(&self.table);
             }

@@ -7,7 +7,8 @@
 //! - [`link`]: links (128 random bits, kept only as their hash) and
 //!   table ids.
 //! - [`store`]: what tables keep on their database (SQLite or
-//!   PostgreSQL), one function per stored thing.
+//!   PostgreSQL), one function per stored thing; [`batch`]: the moves
+//!   made at once, committed in one transaction.
 //! - [`table`]: the `TableService` RPCs: create, open a seat, act,
 //!   rematch, the record.
 //! - [`settings`]: a table's turn timer and what a timeout does.
@@ -15,9 +16,13 @@
 //!   move, on the engine's work pool; [`turn`]: when a turn is due.
 //! - [`live`]: each accepted move published to the seats watching its
 //!   table; [`watch`]: a seat's stream of updates.
+//! - [`across`]: on PostgreSQL, each change told to the other servers
+//!   sharing the database, and theirs heard.
 //! - [`sweeper`]: due turns, expiry and presence, every second.
 //! - [`limits`]: tables created per address, kept in all, watches held.
 
+pub mod across;
+pub mod batch;
 pub mod computer;
 pub mod limits;
 pub mod link;
@@ -91,6 +96,7 @@ impl Tables {
             limiter: Arc::new(Limiter::new(limits)),
         });
         tables.start_sweeper();
+        tables.start_listening();
         Ok(tables)
     }
 

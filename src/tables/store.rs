@@ -13,14 +13,26 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Row};
 
+use super::batch::{Batcher, Move};
+
 /// The schema's migrations.
 static MIGRATIONS: Migrator = sqlx::migrate!("src/tables/migrations");
 
 /// The tables' database.
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// Its connections.
+    /// The connections that write.
     pool: AnyPool,
+    /// The connections that only read: on a SQLite file, others than the
+    /// one that writes (WAL lets them read beside it, and writes queue in
+    /// the pool rather than in SQLite's busy wait); otherwise the same.
+    reads: AnyPool,
+    /// Where moves go to be committed together.
+    batcher: Batcher,
+    /// The database's address when it is PostgreSQL, whose `LISTEN` /
+    /// `NOTIFY` tell the other servers sharing it of each change
+    /// (`super::across`); `None` on SQLite, which one server holds.
+    postgres: Option<String>,
 }
 
 /// A table as stored.
@@ -54,6 +66,9 @@ pub struct SeatRow {
     pub level: Option<String>,
     /// Whether the computer plays this person's seat (its time ran out).
     pub auto: bool,
+    /// Whether a stream watches from this seat, on any server (as read;
+    /// not written).
+    pub connected: bool,
 }
 
 /// A move as stored.
@@ -88,36 +103,11 @@ pub struct NewTable<'a> {
     pub now: i64,
 }
 
+/// Connections that read a SQLite file beside the one that writes.
+const READERS: u32 = 4;
+
 /// The seat a watch link is kept at.
 pub const WATCH_SEAT: i64 = -1;
-
-/// A move to commit.
-#[derive(Debug)]
-pub struct NewMove<'a> {
-    /// The table.
-    pub table: &'a str,
-    /// Its match.
-    pub match_no: i64,
-    /// The number it is made at (the table's version).
-    pub number: i64,
-    /// Its seat.
-    pub seat: i64,
-    /// The `Move` message's bytes.
-    pub mv: &'a [u8],
-    /// The packed state it was made on.
-    pub before: &'a [u8],
-    /// The packed state it leaves.
-    pub after: &'a [u8],
-    /// Who made it: `person`, `computer` or `timeout`.
-    pub by: &'a str,
-    /// The mover's seat is played by the computer from now on (`Some(true)`)
-    /// or by its person again (`Some(false)`).
-    pub auto: Option<bool>,
-    /// When the next turn is due, if it is.
-    pub turn_due: Option<i64>,
-    /// Now, in unix milliseconds.
-    pub now: i64,
-}
 
 /// A table's next match, to deal.
 #[derive(Debug)]
@@ -145,25 +135,69 @@ impl Store {
     pub async fn open(url: &str) -> Result<Store, sqlx::Error> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
-        // SQLite is one file with one writer: one connection, which an
-        // in-memory database needs anyway (each connection would be a
-        // database of its own).
-        let options = AnyPoolOptions::new()
-            .max_connections(if sqlite { 1 } else { 16 })
-            .after_connect(move |connection, _| {
-                Box::pin(async move {
-                    // (Per connection: a reconnected pool keeps them.)
-                    if sqlite {
-                        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL"] {
-                            sqlx::query(pragma).execute(&mut *connection).await?;
+        // SQLite is one file with one writer, and readers beside it (WAL):
+        // one connection writes and a few read; an in-memory database has
+        // one connection (each would be a database of its own).
+        let memory = url.contains(":memory:") || url.contains("mode=memory");
+        let options = |connections| {
+            AnyPoolOptions::new()
+                .max_connections(connections)
+                .after_connect(move |connection, _| {
+                    Box::pin(async move {
+                        // (Per connection: a reconnected pool keeps them.)
+                        if sqlite {
+                            for pragma in [
+                                "PRAGMA foreign_keys = ON",
+                                "PRAGMA journal_mode = WAL",
+                                "PRAGMA synchronous = NORMAL",
+                            ] {
+                                sqlx::query(pragma).execute(&mut *connection).await?;
+                            }
                         }
-                    }
-                    Ok(())
+                        Ok(())
+                    })
                 })
-            });
-        let pool = options.connect(url).await?;
+        };
+        let pool = options(if sqlite { 1 } else { 16 }).connect(url).await?;
         MIGRATIONS.run(&pool).await?;
-        Ok(Store { pool })
+        let reads = if sqlite && !memory {
+            options(READERS).connect(url).await?
+        } else {
+            pool.clone()
+        };
+        let postgres = (url.starts_with("postgres:") || url.starts_with("postgresql:"))
+            .then(|| url.to_owned());
+        Ok(Store {
+            batcher: Batcher::start(pool.clone()),
+            pool,
+            reads,
+            postgres,
+        })
+    }
+
+    /// The PostgreSQL database's address, where the servers sharing it
+    /// tell each other of changes; `None` on SQLite.
+    #[must_use]
+    pub fn postgres(&self) -> Option<&str> {
+        self.postgres.as_deref()
+    }
+
+    /// Tells every server listening on `channel` (PostgreSQL's `NOTIFY`)
+    /// `payload`. Does nothing on SQLite.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
+        if self.postgres.is_some() {
+            // (Counted, as `pg_notify`'s own answer is `void`, which the
+            // `Any` driver does not read.)
+            sqlx::query("SELECT count(*) FROM (SELECT pg_notify($1, $2)) AS told")
+                .bind(channel)
+                .bind(payload)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Stores a new table and its seats.
@@ -188,6 +222,7 @@ impl Store {
             kind: "watch".to_owned(),
             level: None,
             auto: false,
+            connected: false,
         };
         for (seat, link) in table
             .seats
@@ -216,12 +251,16 @@ impl Store {
     pub async fn seat_of_link(
         &self,
         hash: &[u8; 32],
-    ) -> Result<Option<(String, i64)>, sqlx::Error> {
-        let row = sqlx::query("SELECT table_id, seat FROM seats WHERE link_hash = $1")
-            .bind(hash.as_slice())
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|row| Ok((row.try_get("table_id")?, row.try_get("seat")?)))
+    ) -> Result<Option<(TableRow, i64)>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT s.seat, t.id, t.version, t.match_no, t.state, t.first_state, t.settings, \
+             t.turn_due FROM seats s JOIN game_tables t ON t.id = s.table_id \
+             WHERE s.link_hash = $1",
+        )
+        .bind(hash.as_slice())
+        .fetch_optional(&self.reads)
+        .await?;
+        row.map(|row| Ok((table_row(&row)?, row.try_get("seat")?)))
             .transpose()
     }
 
@@ -235,7 +274,7 @@ impl Store {
              FROM game_tables WHERE id = $1",
         )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reads)
         .await?;
         row.map(|row| table_row(&row)).transpose()
     }
@@ -246,11 +285,12 @@ impl Store {
     /// A database failure.
     pub async fn seats(&self, id: &str) -> Result<Vec<SeatRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT seat, kind, level, auto FROM seats WHERE table_id = $1 AND seat >= 0 \
-             ORDER BY seat",
+            "SELECT seat, kind, level, auto, CAST(CASE WHEN EXISTS (SELECT 1 FROM presence p \
+             WHERE p.table_id = s.table_id AND p.seat = s.seat) THEN 1 ELSE 0 END AS BIGINT) \
+             AS connected FROM seats s WHERE table_id = $1 AND seat >= 0 ORDER BY seat",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reads)
         .await?;
         rows.iter()
             .map(|row| {
@@ -259,6 +299,7 @@ impl Store {
                     kind: row.try_get("kind")?,
                     level: row.try_get("level")?,
                     auto: row.try_get::<i64, _>("auto")? != 0,
+                    connected: row.try_get::<i64, _>("connected")? != 0,
                 })
             })
             .collect()
@@ -275,7 +316,7 @@ impl Store {
         )
         .bind(id)
         .bind(match_no)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reads)
         .await?;
         rows.iter().map(move_row).collect()
     }
@@ -291,58 +332,19 @@ impl Store {
         )
         .bind(id)
         .bind(match_no)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reads)
         .await?;
         row.as_ref().map(move_row).transpose()
     }
 
-    /// Commits a move made at its number: whether it was (another move at
-    /// that number came first when it was not).
+    /// Commits a move made at its number, in a transaction with the
+    /// moves made beside it ([`super::batch`]): whether it was (another
+    /// move at that number came first when it was not).
     ///
     /// # Errors
     /// A database failure.
-    pub async fn commit_move(&self, mv: NewMove<'_>) -> Result<bool, sqlx::Error> {
-        let mut tx = self.pool.begin().await?;
-        let updated = sqlx::query(
-            "UPDATE game_tables SET state = $1, version = version + 1, touched_at = $2, \
-             turn_due = $6 WHERE id = $3 AND version = $4 AND match_no = $5",
-        )
-        .bind(mv.after)
-        .bind(mv.now)
-        .bind(mv.table)
-        .bind(mv.number)
-        .bind(mv.match_no)
-        .bind(mv.turn_due)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        if let Some(auto) = mv.auto {
-            sqlx::query("UPDATE seats SET auto = $1 WHERE table_id = $2 AND seat = $3")
-                .bind(i64::from(auto))
-                .bind(mv.table)
-                .bind(mv.seat)
-                .execute(&mut *tx)
-                .await?;
-        }
-        sqlx::query(
-            "INSERT INTO moves (table_id, match_no, number, seat, move, before, by_whom, at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(mv.table)
-        .bind(mv.match_no)
-        .bind(mv.number)
-        .bind(mv.seat)
-        .bind(mv.mv)
-        .bind(mv.before)
-        .bind(mv.by)
-        .bind(mv.now)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(true)
+    pub async fn commit_move(&self, mv: Move) -> Result<bool, sqlx::Error> {
+        self.batcher.commit(mv).await
     }
 }
 
@@ -390,7 +392,7 @@ impl Store {
     /// A database failure.
     pub async fn count(&self) -> Result<u64, sqlx::Error> {
         let row = sqlx::query("SELECT COUNT(*) AS kept FROM game_tables")
-            .fetch_one(&self.pool)
+            .fetch_one(&self.reads)
             .await?;
         Ok(u64::try_from(row.try_get::<i64, _>("kept")?).unwrap_or(0))
     }
@@ -419,7 +421,7 @@ impl Store {
         )
         .bind(now)
         .bind(most)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reads)
         .await?;
         rows.iter()
             .map(|row| Ok((row.try_get("id")?, row.try_get("turn_due")?)))
@@ -546,21 +548,6 @@ impl Store {
             .await?;
         tx.commit().await
     }
-
-    /// The seats of a table some server holds a stream of (its watch
-    /// link's not among them).
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn connected(&self, table: &str) -> Result<Vec<i64>, sqlx::Error> {
-        let rows = sqlx::query(
-            "SELECT DISTINCT seat FROM presence WHERE table_id = $1 AND seat >= 0 ORDER BY seat",
-        )
-        .bind(table)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|row| row.try_get("seat")).collect()
-    }
 }
 
 /// A table from its row.
@@ -600,6 +587,7 @@ mod tests {
                     kind: "person".to_owned(),
                     level: None,
                     auto: false,
+                    connected: false,
                 },
                 Some([7; 32]),
             ),
@@ -609,6 +597,7 @@ mod tests {
                     kind: "computer".to_owned(),
                     level: Some("greedy".to_owned()),
                     auto: false,
+                    connected: false,
                 },
                 None,
             ),
@@ -625,21 +614,22 @@ mod tests {
             })
             .await
             .expect("created");
+        let opened = store.seat_of_link(&[7; 32]).await.expect("read");
         assert_eq!(
-            store.seat_of_link(&[7; 32]).await.expect("read"),
-            Some(("t1".to_owned(), 0))
+            opened.map(|(table, seat)| (table.id, table.version, seat)),
+            Some(("t1".to_owned(), 0, 0))
         );
-        assert_eq!(store.seat_of_link(&[8; 32]).await.expect("read"), None);
+        assert!(store.seat_of_link(&[8; 32]).await.expect("read").is_none());
         let wanted: Vec<SeatRow> = seats.into_iter().map(|(row, _)| row).collect();
         assert_eq!(store.seats("t1").await.expect("read"), wanted);
-        let mv = |number, after: &'static [u8]| NewMove {
-            table: "t1",
+        let mv = |number, after: &'static [u8]| Move {
+            table: "t1".to_owned(),
             match_no: 1,
             number,
             seat: 0,
-            mv: b"mv",
-            before: b"first",
-            after,
+            mv: b"mv".to_vec(),
+            before: b"first".to_vec(),
+            after: after.to_vec(),
             by: "person",
             auto: None,
             turn_due: None,

@@ -59,7 +59,7 @@ impl Tables {
                 .set_presence(&table, seat, &self.server, streams, now)
                 .await
                 .map_err(|e| database(&e))?;
-            self.live.publish(&table, Change::Presence);
+            self.tell(&table, Change::Presence).await;
         }
         if refresh {
             self.store
@@ -94,7 +94,7 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?;
         for id in expired {
-            self.live.publish(&id, Change::Gone);
+            self.tell(&id, Change::Gone).await;
         }
         Ok(())
     }

@@ -20,10 +20,11 @@ use crate::service::codec::{
 };
 
 use super::Tables;
+use super::batch;
 use super::link::{Link, table_id};
 use super::live::Change;
 use super::settings::Settings;
-use super::store::{MoveRow, NewMove, NewTable, Rematch, SeatRow, TableRow, WATCH_SEAT};
+use super::store::{MoveRow, NewTable, Rematch, SeatRow, TableRow, WATCH_SEAT};
 use super::turn::{NextTurn, due_after, next_turn};
 
 /// A seat kind as stored: a person's.
@@ -171,6 +172,70 @@ fn seat_plan(row: &SeatRow) -> proto::SeatPlan {
     proto::SeatPlan { who: Some(who) }
 }
 
+/// A table as it stands, as every viewer's update is made from it: read
+/// once per change, and shared by the streams watching it.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The table as stored.
+    pub table: TableRow,
+    /// Its match, read back.
+    game: Game,
+    /// What the last move (or the deal) did, as every seat sees it.
+    events: Vec<Event>,
+    /// Its seats, and whether each is watched from.
+    seats: Vec<SeatRow>,
+}
+
+/// `snapshot` as `viewer` may see it.
+pub(super) fn show(snapshot: &Snapshot, viewer: Viewer) -> Result<proto::TableUpdate, ApiError> {
+    let Snapshot {
+        table,
+        game,
+        events,
+        seats,
+    } = snapshot;
+    let (view, events) = match viewer {
+        Viewer::Seat(seat) => (
+            game.view(seat)
+                .ok_or_else(|| ApiError::internal("a stored seat is not one of its game's"))?,
+            encode_events(events, game, Some(seat)),
+        ),
+        Viewer::Watcher => {
+            let public: Vec<Event> = events.iter().map(Event::public).collect();
+            (game.public_view(), encode_events(&public, game, None))
+        }
+    };
+    let settings = Settings::from_json(&table.settings);
+    // The timer shown is a person's, while it runs.
+    let timed = matches!(next_turn(game, seats, settings), NextTurn::TimedPerson(_));
+    Ok(proto::TableUpdate {
+        table_id: table.id.clone(),
+        number: u64::try_from(table.version).unwrap_or(0),
+        seat: match viewer {
+            Viewer::Seat(seat) => u32::from(seat),
+            Viewer::Watcher => 0,
+        },
+        view: Some(encode_view(view)),
+        events,
+        seats: seats.iter().map(seat_plan).collect(),
+        watching: viewer == Viewer::Watcher,
+        presence: seats
+            .iter()
+            .map(|row| proto::SeatPresence {
+                connected: row.kind == COMPUTER || row.connected,
+                computer_plays: row.auto,
+            })
+            .collect(),
+        settings: Some(settings.to_proto()),
+        turn_ends_at_ms: table
+            .turn_due
+            .filter(|_| timed)
+            .and_then(|due| u64::try_from(due).ok())
+            .unwrap_or(0),
+        r#match: u32::try_from(table.match_no).unwrap_or(0),
+    })
+}
+
 impl Tables {
     /// The table `link` opens and for whom (at `field` of the request).
     pub(super) async fn seat_of(
@@ -179,15 +244,9 @@ impl Tables {
         field: &str,
     ) -> Result<(TableRow, Viewer), ApiError> {
         let link = Link::read(link).ok_or_else(|| not_found(field))?;
-        let (id, seat) = self
+        let (table, seat) = self
             .store
             .seat_of_link(&link.hash())
-            .await
-            .map_err(|e| database(&e))?
-            .ok_or_else(|| not_found(field))?;
-        let table = self
-            .store
-            .table(&id)
             .await
             .map_err(|e| database(&e))?
             .ok_or_else(|| not_found(field))?;
@@ -207,6 +266,11 @@ impl Tables {
         table: &TableRow,
         viewer: Viewer,
     ) -> Result<proto::TableUpdate, ApiError> {
+        show(&self.snapshot(table.clone()).await?, viewer)
+    }
+
+    /// What every viewer's update of `table` is made from, read once.
+    pub(super) async fn snapshot(&self, table: TableRow) -> Result<Snapshot, ApiError> {
         let game = read_state(&table.state)?;
         let last = self
             .store
@@ -222,56 +286,18 @@ impl Tables {
             }],
         };
         let seats = self.seat_rows(&table.id).await?;
-        let connected = self
-            .store
-            .connected(&table.id)
-            .await
-            .map_err(|e| database(&e))?;
-        let (view, events) = match viewer {
-            Viewer::Seat(seat) => (
-                game.view(seat)
-                    .ok_or_else(|| ApiError::internal("a stored seat is not one of its game's"))?,
-                encode_events(&events, &game, Some(seat)),
-            ),
-            Viewer::Watcher => {
-                let public: Vec<Event> = events.iter().map(Event::public).collect();
-                (game.public_view(), encode_events(&public, &game, None))
-            }
-        };
-        let settings = Settings::from_json(&table.settings);
-        // The timer shown is a person's, while it runs.
-        let timed = matches!(next_turn(&game, &seats, settings), NextTurn::TimedPerson(_));
-        Ok(proto::TableUpdate {
-            table_id: table.id.clone(),
-            number: u64::try_from(table.version).unwrap_or(0),
-            seat: match viewer {
-                Viewer::Seat(seat) => u32::from(seat),
-                Viewer::Watcher => 0,
-            },
-            view: Some(encode_view(view)),
+        Ok(Snapshot {
+            table,
+            game,
             events,
-            seats: seats.iter().map(seat_plan).collect(),
-            watching: viewer == Viewer::Watcher,
-            presence: seats
-                .iter()
-                .map(|row| proto::SeatPresence {
-                    connected: row.kind == COMPUTER || connected.contains(&row.seat),
-                    computer_plays: row.auto,
-                })
-                .collect(),
-            settings: Some(settings.to_proto()),
-            turn_ends_at_ms: table
-                .turn_due
-                .filter(|_| timed)
-                .and_then(|due| u64::try_from(due).ok())
-                .unwrap_or(0),
-            r#match: u32::try_from(table.match_no).unwrap_or(0),
+            seats,
         })
     }
 
     /// Commits `mv`, made on `table` (whose seats are `seats`) as it
-    /// stands and leaving `after`, by `by`: whether it was (another move
-    /// came first when it was not). A person's move takes their seat back
+    /// stands and leaving `after` with `events`, by `by`: the table as it
+    /// now stands, which its watchers here are shown without reading it
+    /// again, or `None` when another move came first. A person's move takes their seat back
     /// from the computer; a timeout hands it over (unless the table's
     /// computer plays one move only). The next turn's due time is set.
     pub(super) async fn commit(
@@ -279,9 +305,9 @@ impl Tables {
         table: &TableRow,
         seats: &[SeatRow],
         mv: Move,
-        after: &Game,
+        (after, events): (Game, Vec<Event>),
         by: By,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<Option<Arc<Option<Snapshot>>>, ApiError> {
         let settings = Settings::from_json(&table.settings);
         let mover = i64::from(mv.seat);
         let was_auto = seats.iter().any(|row| row.seat == mover && row.auto);
@@ -297,28 +323,42 @@ impl Tables {
             }
         }
         let now = now_ms();
+        let state = write_state(&after);
+        let turn_due = due_after(&after, &seats_after, settings, now);
         let committed = self
             .store
-            .commit_move(NewMove {
-                table: &table.id,
+            .commit_move(batch::Move {
+                table: table.id.clone(),
                 match_no: table.match_no,
                 number: table.version,
                 seat: i64::from(mv.seat),
-                mv: &encode_move(mv).encode_to_vec(),
-                before: &table.state,
-                after: &write_state(after),
+                mv: encode_move(mv).encode_to_vec(),
+                before: table.state.clone(),
+                after: state.clone(),
                 by: by.name(),
                 auto,
-                turn_due: due_after(after, &seats_after, settings, now),
+                turn_due,
                 now,
             })
             .await
             .map_err(|e| database(&e))?;
-        if committed {
-            self.live
-                .publish(&table.id, Change::Moved(table.version + 1));
+        if !committed {
+            return Ok(None);
         }
-        Ok(committed)
+        let snapshot = Arc::new(Some(Snapshot {
+            table: TableRow {
+                version: table.version + 1,
+                state,
+                turn_due,
+                ..table.clone()
+            },
+            game: after,
+            events,
+            seats: seats_after,
+        }));
+        self.tell_read(&table.id, table.version + 1, Arc::clone(&snapshot))
+            .await;
+        Ok(Some(snapshot))
     }
 
     /// Creates a table: deals its match (as `NewGame` would), stores it
@@ -365,6 +405,7 @@ impl Tables {
                 kind: kind.to_owned(),
                 level: level.map(str::to_owned),
                 auto: false,
+                connected: false,
             };
             match &plan.who {
                 Some(proto::seat_plan::Who::Person(_)) => {
@@ -487,15 +528,24 @@ impl Tables {
             return Ok(stale(self.update(&table, viewer).await?));
         }
         let mut game = read_state(&table.state)?;
-        game.play(mv)?;
+        let events = game.play(mv)?.events;
         let seats = self.seat_rows(&table.id).await?;
-        let committed = self.commit(&table, &seats, mv, &game, By::Person).await?;
-        let now = self.reread(&table.id).await?;
-        let update = self.update(&now, viewer).await?;
-        if !committed {
-            return Ok(stale(update));
+        let committed = self
+            .commit(&table, &seats, mv, (game, events), By::Person)
+            .await?;
+        let Some(Some(snapshot)) = committed.as_deref() else {
+            let now = self.reread(&table.id).await?;
+            return Ok(stale(self.update(&now, viewer).await?));
+        };
+        let update = show(snapshot, viewer)?;
+        // (A table of people only has no computer to wake.)
+        if snapshot
+            .seats
+            .iter()
+            .any(|row| row.kind == COMPUTER || row.auto)
+        {
+            self.play_computers(table.id.clone());
         }
-        self.play_computers(table.id.clone());
         Ok(proto::ActResponse {
             update: Some(update),
             stale: false,
@@ -560,8 +610,7 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?;
         if dealt {
-            self.live
-                .publish(&table.id, Change::Moved(table.version + 1));
+            self.tell(&table.id, Change::Moved(table.version + 1)).await;
             self.play_computers(table.id.clone());
         }
         let table = self.reread(&table.id).await?;

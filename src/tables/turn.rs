@@ -113,7 +113,7 @@ impl Tables {
             return Ok(false);
         }
         self.due_again(table).await?;
-        self.live.publish(&table.id, Change::Presence);
+        self.tell(&table.id, Change::Presence).await;
         Ok(true)
     }
 }
@@ -129,6 +129,7 @@ mod tests {
             kind: kind.to_owned(),
             level: None,
             auto,
+            connected: false,
         }
     }
 

@@ -1,6 +1,7 @@
 //! A seat's watch of its table: where the table stands, then an update
-//! after every move, each read once from the database as the move is
-//! published ([`super::live`]) and shown as the seat may see it. A watcher
+//! after every move, the table read from the database once per move for
+//! all its watchers on this server ([`super::live`]) and shown as each
+//! seat may see it. A watcher
 //! that falls behind skips to the newest move: updates are whole views.
 
 use std::net::IpAddr;
@@ -16,7 +17,7 @@ use crate::service::ApiError;
 use super::Tables;
 use super::limits::StreamPermit;
 use super::live::{Change, Watcher};
-use super::table::{Viewer, database};
+use super::table::{Viewer, database, show};
 
 /// How long a watch may be silent before it says it is still there (a
 /// server-sent events comment), so that proxies keep it open.
@@ -110,20 +111,35 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
             Ok(change @ (Ok(Change::Moved(_) | Change::Presence) | Err(RecvError::Lagged(_)))) => {
                 // A presence change shows at the same move number.
                 let again = matches!(change, Ok(Change::Presence) | Err(_));
-                let table = match watching.tables.store.table(&watching.table).await {
-                    Ok(Some(table)) => table,
-                    // The table is gone (expired): the watch ends.
-                    Ok(None) => return None,
+                let tables = Arc::clone(&watching.tables);
+                let id = watching.table.clone();
+                let snapshot = watching
+                    .watcher
+                    .channel
+                    .current(|| async move {
+                        match tables.store.table(&id).await {
+                            Ok(Some(table)) => tables.snapshot(table).await.map(Some),
+                            Ok(None) => Ok(None),
+                            Err(error) => Err(database(&error)),
+                        }
+                    })
+                    .await;
+                let snapshot = match snapshot {
+                    Ok(snapshot) => snapshot,
                     Err(error) => {
                         watching.ended = true;
-                        return Some((Err(database(&error)), watching));
+                        return Some((Err(error), watching));
                     }
                 };
-                if table.version <= watching.sent && !again {
+                // The table is gone (expired): the watch ends.
+                let Some(snapshot) = snapshot.as_ref() else {
+                    return None;
+                };
+                if snapshot.table.version <= watching.sent && !again {
                     continue;
                 }
-                let update = watching.tables.update(&table, watching.viewer).await;
-                watching.sent = table.version;
+                let update = show(snapshot, watching.viewer);
+                watching.sent = snapshot.table.version;
                 watching.ended = update.is_err();
                 return Some((update.map(|u| Watched::Update(Box::new(u))), watching));
             }
