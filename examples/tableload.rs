@@ -45,6 +45,11 @@ struct Args {
     /// (comma-separated; default: `--addr`).
     #[arg(long, value_delimiter = ',')]
     watch_addrs: Vec<SocketAddr>,
+    /// Make each table's moves through one of `--watch-addrs` (table by
+    /// table in turn) instead of `--addr`: several servers with no
+    /// balancer in front.
+    #[arg(long)]
+    spread_moves: bool,
     /// Tables open at once.
     #[arg(long, default_value_t = 100)]
     tables: usize,
@@ -141,8 +146,13 @@ async fn table(
     let players = usize::try_from(args.players).map_err(|e| e.to_string())?;
     let mut movers = Vec::with_capacity(players);
     let mut watchers = Vec::with_capacity(players);
+    let move_addr = if args.spread_moves && !args.watch_addrs.is_empty() {
+        args.watch_addrs[index % args.watch_addrs.len()]
+    } else {
+        args.addr
+    };
     for seat in 0..players {
-        let channel = connect(args.addr, from)
+        let channel = connect(move_addr, from)
             .await
             .map_err(|e| format!("connect: {e}"))?;
         movers.push(TableServiceClient::new(channel));
@@ -190,8 +200,14 @@ async fn table(
         Instant::now() + Duration::from_millis(rng.random_range(0..args.pace_ms.max(1)));
     let (acted, mut answers) = tokio::sync::mpsc::unbounded_channel::<Result<(), String>>();
     loop {
+        // The run's end (with --to-end: ten minutes more for the match).
+        let last = if args.to_end {
+            end + Duration::from_secs(600)
+        } else {
+            end
+        };
         let now = Instant::now();
-        if now >= end && (!args.to_end || now >= end + Duration::from_secs(600)) {
+        if now >= last {
             return if args.to_end {
                 Err("the match did not end in time".into())
             } else {
@@ -229,6 +245,7 @@ async fn table(
                 }
                 latest[seat] = Some(update);
             }
+            () = tokio::time::sleep_until(last.into()) => {}
             answer = answers.recv() => {
                 match answer {
                     Some(Ok(())) => {}

@@ -17,7 +17,7 @@ use tokio::net::TcpStream;
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
 
-use super::{costly, hostile};
+use super::{costly, hostile, seats};
 
 /// One way of misbehaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -67,6 +67,10 @@ pub enum Attack {
     /// third each) and reading none of the answers; reconnecting when
     /// closed.
     UnreadSmall,
+    /// Not an attack: `--attackers` people at tables of four (the server
+    /// keeping tables), each seat watching its table on a connection of
+    /// its own and never moving.
+    IdleSeats,
     /// HTTP/1.1 clients that send a 2 MB body (over the limit) whole
     /// before reading the answer, as Python's `http.client` does; the 413s
     /// they read are counted.
@@ -162,6 +166,9 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
     ) {
         return run_calls(attack, &target, attackers, stop).await;
     }
+    if attack == Attack::IdleSeats {
+        return seats::idle_seats(target.addr, attackers, stop).await;
+    }
     let mut tasks = JoinSet::new();
     for i in 0..attackers {
         let target = Arc::clone(&target);
@@ -202,7 +209,10 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
                             .await
                             .is_ok()
                     }
-                    Attack::ReplayFlood | Attack::SuggestFlood | Attack::SuggestDeadlines => false,
+                    Attack::ReplayFlood
+                    | Attack::SuggestFlood
+                    | Attack::SuggestDeadlines
+                    | Attack::IdleSeats => false,
                 };
                 if !held {
                     // Refused or reset: try again shortly, as an attacker would.

@@ -14,7 +14,8 @@
 //! `unread-replays-h2`, `unread-replays-h1`, `replay-flood`,
 //! `suggest-flood`, `metrics-hold`, `waiting-bodies`, `suggest-deadlines`;
 //! with hostile states and small answers: `hostile-states`,
-//! `unread-small`, `oversize-bodies`; each `--attackers` strong) while
+//! `unread-small`, `oversize-bodies`; and, not an attack, `idle-seats`:
+//! people at tables watching and never moving; each `--attackers` strong) while
 //! `--clients` well-behaved clients play, and reports their success rate,
 //! median and p99 latency and the server's RSS before, during and after:
 //!
@@ -32,6 +33,7 @@
 mod attacks;
 mod costly;
 mod hostile;
+mod seats;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};

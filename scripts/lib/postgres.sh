@@ -23,7 +23,7 @@ start_postgres() { # port
     trap pg_stop EXIT
     as_postgres "$pg_bin/initdb" -D "$pg_work/data" -A trust -U postgres >/dev/null
     as_postgres "$pg_bin/pg_ctl" -D "$pg_work/data" \
-        -o "-p $1 -k $pg_work -c listen_addresses=127.0.0.1" -l "$pg_work/log" -w start >/dev/null
+        -o "-p $1 -k $pg_work -c listen_addresses=127.0.0.1 ${PG_EXTRA:-}" -l "$pg_work/log" -w start >/dev/null
     as_postgres "$pg_bin/createdb" -h 127.0.0.1 -p "$1" -U postgres pips_tables
     pg_url="postgres://postgres@127.0.0.1:$1/pips_tables"
     pg_version=$("$pg_bin/postgres" --version | awk '{print $3}')

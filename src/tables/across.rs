@@ -26,7 +26,8 @@ pub const CHANNEL: &str = "pips_tables";
 /// refused.
 const RETRY: Duration = Duration::from_secs(1);
 
-/// A change as told to the other servers: `server table what`, `what`
+/// A change as told to the other servers (a line of a notification):
+/// `server table what`, `what`
 /// being `m` and the move number, `p` (presence) or `g` (gone). Ids and
 /// server ids are base64url, which has no space.
 fn payload(server: &str, table: &str, change: Change) -> String {
@@ -62,9 +63,10 @@ impl Tables {
         self.tell_others(table, change).await;
     }
 
-    /// Tells `table`'s watchers that it is at move `number`, as `snapshot`
-    /// shows it: those on this server see it without reading the table
-    /// again.
+    /// Tells `table`'s watchers here that it is at move `number`, as
+    /// `snapshot` shows it: they see it without reading the table again.
+    /// (The other servers were told as the move was committed:
+    /// [`Tables::told`].)
     pub(super) async fn tell_read(
         &self,
         table: &str,
@@ -72,7 +74,16 @@ impl Tables {
         snapshot: Arc<Option<Snapshot>>,
     ) {
         self.live.publish_read(table, number, snapshot).await;
-        self.tell_others(table, Change::Moved(number)).await;
+    }
+
+    /// What the other servers are to be told of `table` at its `change`,
+    /// committed with it (empty: there are none to tell, on SQLite).
+    pub(super) fn told(&self, table: &str, change: Change) -> String {
+        if self.store.postgres().is_some() {
+            payload(&self.server, table, change)
+        } else {
+            String::new()
+        }
     }
 
     /// Tells the other servers sharing the database of `change`.
@@ -140,10 +151,14 @@ async fn listen(url: &str, tables: &Weak<Tables>, server: &str) {
                     let Some(tables) = tables.upgrade() else {
                         return;
                     };
-                    match read(notification.payload()) {
-                        Some((from, _, _)) if from == server => {}
-                        Some((_, table, change)) => tables.live.publish(table, change),
-                        None => tracing::warn!("a notification the tables do not read"),
+                    // (A batch of moves is told in one notification, a
+                    // change a line.)
+                    for line in notification.payload().lines() {
+                        match read(line) {
+                            Some((from, _, _)) if from == server => {}
+                            Some((_, table, change)) => tables.live.publish(table, change),
+                            None => tracing::warn!("a notification the tables do not read"),
+                        }
                     }
                 }
                 Ok(None) => break,

@@ -6,7 +6,8 @@
 //! table), and none is answered before its transaction has committed; a
 //! transaction that fails answers every move in it with the failure (none
 //! was applied). On SQLite, whose one writer is the limit, a batch costs
-//! one transaction instead of one a move.
+//! one transaction instead of one a move; on PostgreSQL, one commit and
+//! one notification to the other servers.
 
 use std::sync::Arc;
 
@@ -45,6 +46,9 @@ pub struct Move {
     pub turn_due: Option<i64>,
     /// Now, in unix milliseconds.
     pub now: i64,
+    /// What the other servers sharing a PostgreSQL database are told once
+    /// it is committed (`NOTIFY`, in its transaction); empty on SQLite.
+    pub told: String,
 }
 
 /// A move waiting, and where its answer goes.
@@ -101,11 +105,17 @@ impl Batcher {
     }
 }
 
-/// Commits `moves` in one transaction: whether each was.
+/// Commits `moves` in one transaction: whether each was. Their tables'
+/// rows are locked in the order of their ids, as every server's batches
+/// lock them, so that two servers' batches never wait for each other in
+/// a cycle.
 async fn commit(pool: &AnyPool, moves: &[Move]) -> Result<Vec<bool>, sqlx::Error> {
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by(|a, b| moves[*a].table.cmp(&moves[*b].table));
     let mut tx = pool.begin().await?;
-    let mut committed = Vec::with_capacity(moves.len());
-    for mv in moves {
+    let mut committed = vec![false; moves.len()];
+    for index in order {
+        let mv = &moves[index];
         let updated = sqlx::query(
             "UPDATE game_tables SET state = $1, version = version + 1, touched_at = $2, \
              turn_due = $6 WHERE id = $3 AND version = $4 AND match_no = $5",
@@ -119,7 +129,6 @@ async fn commit(pool: &AnyPool, moves: &[Move]) -> Result<Vec<bool>, sqlx::Error
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {
-            committed.push(false);
             continue;
         }
         if let Some(auto) = mv.auto {
@@ -144,7 +153,24 @@ async fn commit(pool: &AnyPool, moves: &[Move]) -> Result<Vec<bool>, sqlx::Error
         .bind(mv.now)
         .execute(&mut *tx)
         .await?;
-        committed.push(true);
+        committed[index] = true;
+    }
+    // The other servers hear of the committed moves as the transaction
+    // commits (PostgreSQL delivers a NOTIFY then), in one notification.
+    let told: Vec<&str> = moves
+        .iter()
+        .zip(&committed)
+        .filter(|(mv, committed)| **committed && !mv.told.is_empty())
+        .map(|(mv, _)| mv.told.as_str())
+        .collect();
+    if !told.is_empty() {
+        // (Counted, as `pg_notify`'s own answer is `void`, which the `Any`
+        // driver does not read.)
+        sqlx::query("SELECT count(*) FROM (SELECT pg_notify($1, $2)) AS told")
+            .bind(super::across::CHANNEL)
+            .bind(told.join("\n"))
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(committed)

@@ -470,10 +470,14 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn expire(&self, before: i64) -> Result<Vec<String>, sqlx::Error> {
-        let rows = sqlx::query("DELETE FROM game_tables WHERE touched_at < $1 RETURNING id")
-            .bind(before)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "DELETE FROM game_tables WHERE touched_at < $1 \
+             AND NOT EXISTS (SELECT 1 FROM presence p WHERE p.table_id = game_tables.id) \
+             RETURNING id",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(|row| row.try_get("id")).collect()
     }
 
@@ -491,15 +495,15 @@ impl Store {
         now: i64,
     ) -> Result<(), sqlx::Error> {
         if streams <= 0 {
-            return sqlx::query(
-                "DELETE FROM presence WHERE table_id = $1 AND seat = $2 AND server = $3",
-            )
-            .bind(table)
-            .bind(seat)
-            .bind(server)
-            .execute(&self.pool)
-            .await
-            .map(drop);
+            sqlx::query("DELETE FROM presence WHERE table_id = $1 AND seat = $2 AND server = $3")
+                .bind(table)
+                .bind(seat)
+                .bind(server)
+                .execute(&self.pool)
+                .await?;
+            // Watched until now: its time to expire starts now. (One row,
+            // in a statement of its own: it waits for no other lock.)
+            return self.touch(table, now).await;
         }
         sqlx::query(
             "INSERT INTO presence (table_id, seat, server, streams, seen_at) \
@@ -516,9 +520,11 @@ impl Store {
         .map(drop)
     }
 
-    /// Refreshes this `server`'s presence rows and touches their tables (a
-    /// table watched does not expire); forgets every server's rows not
-    /// refreshed since `stale` (a server that died).
+    /// Refreshes this `server`'s presence rows (a table watched does not
+    /// expire); forgets every server's rows not refreshed since `stale` (a
+    /// server that died). The tables are not written: a statement that
+    /// locked many tables' rows at once would deadlock with the moves'
+    /// commits, which lock them in table order.
     ///
     /// # Errors
     /// A database failure.
@@ -534,14 +540,6 @@ impl Store {
             .bind(server)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
-            "UPDATE game_tables SET touched_at = $1 \
-             WHERE id IN (SELECT table_id FROM presence WHERE server = $2)",
-        )
-        .bind(now)
-        .bind(server)
-        .execute(&mut *tx)
-        .await?;
         sqlx::query("DELETE FROM presence WHERE seen_at < $1")
             .bind(stale)
             .execute(&mut *tx)
@@ -634,6 +632,7 @@ mod tests {
             auto: None,
             turn_due: None,
             now: 2,
+            told: String::new(),
         };
         assert!(
             store

@@ -339,6 +339,7 @@ impl Tables {
                 auto,
                 turn_due,
                 now,
+                told: self.told(&table.id, Change::Moved(table.version + 1)),
             })
             .await
             .map_err(|e| database(&e))?;
