@@ -1187,6 +1187,145 @@ async fn play_at(width: Width) {
     browser.close().await.expect("close the browser");
 }
 
+/// The hand a page's state panel shows (its seat's view), as tile texts,
+/// with the seat it is of.
+async fn panel_hand(browser: &Client) -> (u64, Vec<String>) {
+    let page = probe(browser).await;
+    let view: Value =
+        serde_json::from_str(page["panel"].as_str().unwrap_or("null")).unwrap_or(Value::Null);
+    let mut tiles = Vec::new();
+    tiles_in(&view["hand"], &mut tiles);
+    (view["seat"].as_u64().unwrap_or(0), tiles)
+}
+
+/// Play with a friend by link: one page (a desktop's) creates a muggins
+/// table for two people and shows the other seat's link; a second page,
+/// in a browser profile of its own (a phone's), opens it; they play the
+/// match to its end by clicking, each page showing only its own hand at
+/// every step (and the second reloaded mid-match, resuming its seat),
+/// and both pages' final scores are the server's.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_with_a_friend_by_link() {
+    let server = TestServer::start_with(pips::server::Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        ..pips::server::Config::default()
+    })
+    .await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile = |name: &str| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-friends-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    };
+    let host = open_browser(port, &profile("host"), &DESKTOP).await;
+    let friend = open_browser(port, &profile("friend"), &PHONE).await;
+    open_page(
+        &host,
+        &format!("{}/?variant=muggins&players=2&mode=friends", server.url()),
+    )
+    .await;
+    host.execute("document.querySelector('#new-game').click();", vec![])
+        .await
+        .expect("create the table");
+    host.wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css("#invite-links input"))
+        .await
+        .expect("the friend's link is shown");
+    let links = host
+        .execute(
+            "return [...document.querySelectorAll('#invite-links input')].map((i) => i.value);",
+            vec![],
+        )
+        .await
+        .expect("the links");
+    let friend_url = links[0].as_str().expect("a link").to_owned();
+    assert!(friend_url.contains("?table="), "{friend_url}");
+    let host_url = host
+        .current_url()
+        .await
+        .expect("the host's address")
+        .to_string();
+    assert_ne!(host_url, friend_url, "each seat its own link");
+    screenshot(&host, "friends-invite-desktop").await;
+    open_page(&friend, &friend_url).await;
+    let started = Instant::now();
+    let mut steps = 0u32;
+    let mut reloaded = false;
+    loop {
+        assert!(started.elapsed() < PATIENCE, "the match did not end");
+        let mut over = 0;
+        for (browser, width) in [(&host, &DESKTOP), (&friend, &PHONE)] {
+            let page = probe(browser).await;
+            assert!(
+                page["error"].is_null(),
+                "{}: the page shows an error: {}",
+                width.name,
+                page["error"]
+            );
+            if page["again"] == true {
+                over += 1;
+            } else if page["nextHand"] == true {
+                click(browser, "#next-hand").await;
+            } else if page["choosing"] == true {
+                click(browser, "#choose-buttons button").await;
+            } else if click_a_move(browser, &page).await {
+                steps += 1;
+            }
+        }
+        if over == 2 {
+            break;
+        }
+        // Each page shows its own seat's hand only.
+        let ((host_seat, host_hand), (friend_seat, friend_hand)) =
+            (panel_hand(&host).await, panel_hand(&friend).await);
+        assert_ne!(host_seat, friend_seat, "two seats");
+        assert!(
+            host_hand.iter().all(|tile| !friend_hand.contains(tile)),
+            "a tile in both hands: {host_hand:?} and {friend_hand:?}"
+        );
+        if steps >= 6 && !reloaded {
+            assert_fits(&friend, &PHONE, "a table by link").await;
+            screenshot(&friend, "friends-mid-match-phone").await;
+            screenshot(&host, "friends-mid-match-desktop").await;
+            // A reload resumes the seat where the table stands.
+            friend.refresh().await.expect("reload");
+            friend
+                .wait()
+                .for_element(Locator::Css("body[data-ready='true']"))
+                .await
+                .expect("reloaded");
+            reloaded = true;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    assert!(reloaded, "the friend's page was reloaded mid-match");
+    screenshot(&host, "friends-match-over-desktop").await;
+    screenshot(&friend, "friends-match-over-phone").await;
+    // Both pages' final scores are the server's.
+    let link = host_url.split("?table=").nth(1).expect("the host's link");
+    let opened = post_json(
+        &format!("{}/v1/OpenSeat", server.url()),
+        format!(r#"{{"link": "{}"}}"#, link.replace("%2D", "-")),
+    )
+    .await;
+    assert!(opened.status.is_success(), "open the seat");
+    let answer: Value = serde_json::from_slice(&opened.body).expect("JSON");
+    let scores: Vec<i64> = answer["update"]["view"]["scores"]
+        .as_array()
+        .expect("scores")
+        .iter()
+        .map(|s| s.as_i64().unwrap_or(0))
+        .collect();
+    assert_eq!(answer["update"]["view"]["phase"], "PHASE_MATCH_OVER");
+    assert_eq!(shown_scores(&host).await, scores, "the host's scores");
+    assert_eq!(shown_scores(&friend).await, scores, "the friend's scores");
+    host.close().await.expect("close");
+    friend.close().await.expect("close");
+    server.stop().await;
+}
+
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_whole_matches_on_a_desktop() {

@@ -648,7 +648,7 @@ async fn a_watch_sees_every_move_as_its_seat_may() {
     let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
     let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
     // The other seat watches over gRPC ...
-    let mut watch = watch(&mut client, &watcher).await;
+    let mut watch = watch(&mut client, watcher).await;
     let now = watch
         .message()
         .await
@@ -1005,11 +1005,11 @@ async fn servers_sharing_postgres_tell_each_other_of_every_move() {
     let first = created.update.expect("an update");
     let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
     let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
-    let mut other_watch = watch(&mut through_two, &watcher).await;
+    let mut other_watch = watch(&mut through_two, watcher).await;
     assert_eq!(next_update(&mut other_watch).await.number, 0);
     // The actor watches through the first server: the second's watcher
     // sees it arrive.
-    let actor_watch = watch(&mut through_one, &actor).await;
+    let actor_watch = watch(&mut through_one, actor).await;
     let mut arrived = false;
     for _ in 0..4 {
         let update = next_update(&mut other_watch).await;
