@@ -36,7 +36,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 mod server;
-use server::{TestServer, post_json};
+use server::{Binary, TestServer, post_json};
 
 /// How long one match may take before the test gives up (a guard against
 /// hanging, not a speed requirement).
@@ -1187,6 +1187,61 @@ async fn play_at(width: Width) {
     browser.close().await.expect("close the browser");
 }
 
+/// Creates a table from the playground at `url` (its options: friends
+/// by link) by pressing *New game*, and answers the links the page lists
+/// (each friend's seat, then the watch link).
+async fn create_friends_table(host: &Client, url: &str) -> Vec<String> {
+    open_page(host, url).await;
+    host.execute("document.querySelector('#new-game').click();", vec![])
+        .await
+        .expect("create the table");
+    host.wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css("#invite-links input"))
+        .await
+        .expect("the links are shown");
+    let links = host
+        .execute(
+            "return [...document.querySelectorAll('#invite-links input')].map((i) => i.value);",
+            vec![],
+        )
+        .await
+        .expect("the links");
+    links
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|l| l.as_str().expect("a link").to_owned())
+        .collect()
+}
+
+/// One round of the pages at a table by link: each page that may act
+/// does (a tile, a choice of end or train, a draw or pass, the next
+/// hand), and none shows an error; how many pages show the match over.
+/// The moves that landed are counted in `steps`.
+async fn take_turns(pages: &[(&Client, &Width)], steps: &mut u32) -> usize {
+    let mut over = 0;
+    for (browser, width) in pages {
+        let page = probe(browser).await;
+        assert!(
+            page["error"].is_null(),
+            "{}: the page shows an error: {}",
+            width.name,
+            page["error"]
+        );
+        if page["again"] == true {
+            over += 1;
+        } else if page["nextHand"] == true {
+            click(browser, "#next-hand").await;
+        } else if page["choosing"] == true {
+            click(browser, "#choose-buttons button").await;
+        } else if click_a_move(browser, &page).await {
+            *steps += 1;
+        }
+    }
+    over
+}
+
 /// The hand a page's state panel shows (its seat's view), as tile texts,
 /// with the seat it is of.
 async fn panel_hand(browser: &Client) -> (u64, Vec<String>) {
@@ -1220,27 +1275,12 @@ async fn playground_plays_with_a_friend_by_link() {
     };
     let host = open_browser(port, &profile("host"), &DESKTOP).await;
     let friend = open_browser(port, &profile("friend"), &PHONE).await;
-    open_page(
+    let links = create_friends_table(
         &host,
         &format!("{}/?variant=muggins&players=2&mode=friends", server.url()),
     )
     .await;
-    host.execute("document.querySelector('#new-game').click();", vec![])
-        .await
-        .expect("create the table");
-    host.wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css("#invite-links input"))
-        .await
-        .expect("the friend's link is shown");
-    let links = host
-        .execute(
-            "return [...document.querySelectorAll('#invite-links input')].map((i) => i.value);",
-            vec![],
-        )
-        .await
-        .expect("the links");
-    let friend_url = links[0].as_str().expect("a link").to_owned();
+    let friend_url = links[0].clone();
     assert!(friend_url.contains("?table="), "{friend_url}");
     let host_url = host
         .current_url()
@@ -1255,25 +1295,7 @@ async fn playground_plays_with_a_friend_by_link() {
     let mut reloaded = false;
     loop {
         assert!(started.elapsed() < PATIENCE, "the match did not end");
-        let mut over = 0;
-        for (browser, width) in [(&host, &DESKTOP), (&friend, &PHONE)] {
-            let page = probe(browser).await;
-            assert!(
-                page["error"].is_null(),
-                "{}: the page shows an error: {}",
-                width.name,
-                page["error"]
-            );
-            if page["again"] == true {
-                over += 1;
-            } else if page["nextHand"] == true {
-                click(browser, "#next-hand").await;
-            } else if page["choosing"] == true {
-                click(browser, "#choose-buttons button").await;
-            } else if click_a_move(browser, &page).await {
-                steps += 1;
-            }
-        }
+        let over = take_turns(&[(&host, &DESKTOP), (&friend, &PHONE)], &mut steps).await;
         if over == 2 {
             break;
         }
@@ -1304,26 +1326,143 @@ async fn playground_plays_with_a_friend_by_link() {
     screenshot(&host, "friends-match-over-desktop").await;
     screenshot(&friend, "friends-match-over-phone").await;
     // Both pages' final scores are the server's.
-    let link = host_url.split("?table=").nth(1).expect("the host's link");
-    let opened = post_json(
-        &format!("{}/v1/OpenSeat", server.url()),
-        format!(r#"{{"link": "{}"}}"#, link.replace("%2D", "-")),
-    )
-    .await;
-    assert!(opened.status.is_success(), "open the seat");
-    let answer: Value = serde_json::from_slice(&opened.body).expect("JSON");
-    let scores: Vec<i64> = answer["update"]["view"]["scores"]
-        .as_array()
-        .expect("scores")
-        .iter()
-        .map(|s| s.as_i64().unwrap_or(0))
-        .collect();
-    assert_eq!(answer["update"]["view"]["phase"], "PHASE_MATCH_OVER");
+    let (phase, scores) = table_scores(&server.url(), &host_url).await;
+    assert_eq!(phase, "PHASE_MATCH_OVER");
     assert_eq!(shown_scores(&host).await, scores, "the host's scores");
     assert_eq!(shown_scores(&friend).await, scores, "the friend's scores");
     host.close().await.expect("close");
     friend.close().await.expect("close");
     server.stop().await;
+}
+
+/// The scores the server has for the table a page's address names.
+async fn table_scores(base: &str, page_url: &str) -> (Value, Vec<i64>) {
+    let link = page_url.split("?table=").nth(1).expect("a table's link");
+    let opened = post_json(
+        &format!("{base}/v1/OpenSeat"),
+        format!(r#"{{"link": "{link}"}}"#),
+    )
+    .await;
+    assert!(opened.status.is_success(), "open the seat");
+    let answer: Value = serde_json::from_slice(&opened.body).expect("JSON");
+    let scores = answer["update"]["view"]["scores"]
+        .as_array()
+        .expect("scores")
+        .iter()
+        .map(|s| s.as_i64().unwrap_or(0))
+        .collect();
+    (answer["update"]["view"]["phase"].clone(), scores)
+}
+
+/// A Mexican Train table by link: three people (three browser profiles,
+/// two desktops and a phone) and a computer seat, and a fourth page on the
+/// watch link that never shows a hand; the server is killed with SIGKILL
+/// mid-match and started again on the same file, and every page goes on
+/// from the last acknowledged move to the match's end, where all show the
+/// server's scores.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_a_train_table_by_link_through_a_server_kill() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("friends-trains");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let database = format!("sqlite://{}?mode=rwc", dir.join("tables.db").display());
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port");
+    let base = format!("http://{addr}");
+    let up = async || {
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the server never answered");
+    };
+    let mut binary = Some(Binary::start(addr, &database, &[]));
+    up().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile = |name: &str| {
+        let dir = dir.join(format!("chromium-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    };
+    let host = open_browser(port, &profile("host"), &DESKTOP).await;
+    let second = open_browser(port, &profile("second"), &PHONE).await;
+    let third = open_browser(port, &profile("third"), &DESKTOP).await;
+    let watcher = open_browser(port, &profile("watcher"), &DESKTOP).await;
+    let links = create_friends_table(
+        &host,
+        &format!("{base}/?variant=mexican_train&players=4&rounds=1&mode=friends&people=1,2"),
+    )
+    .await;
+    assert_eq!(
+        links.len(),
+        3,
+        "two friends' seats and the watch link: {links:?}"
+    );
+    open_page(&second, &links[0]).await;
+    open_page(&third, &links[1]).await;
+    open_page(&watcher, &links[2]).await;
+    let host_url = host.current_url().await.expect("the address").to_string();
+    let players = [(&host, &DESKTOP), (&second, &PHONE), (&third, &DESKTOP)];
+    let started = Instant::now();
+    let mut steps = 0u32;
+    let mut killed = false;
+    loop {
+        assert!(started.elapsed() < PATIENCE, "the match did not end");
+        let over = take_turns(&players, &mut steps).await;
+        // The watch link's page shows the table and never a hand.
+        let seen = probe(&watcher).await;
+        assert!(
+            seen["error"].is_null(),
+            "the watcher's page: {}",
+            seen["error"]
+        );
+        assert_eq!(seen["handTiles"], 0, "the watcher sees no hand");
+        assert_eq!(seen["playable"], 0, "the watcher has no move");
+        let (_, watched) = panel_hand(&watcher).await;
+        assert!(
+            watched.is_empty(),
+            "the watcher's view holds tiles: {watched:?}"
+        );
+        if over == players.len() {
+            break;
+        }
+        if steps >= 8 && !killed {
+            // Between two clicks (no move of a page in flight), the server
+            // dies with SIGKILL and comes back on the same file.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            screenshot(&watcher, "friends-trains-watcher").await;
+            screenshot(&second, "friends-trains-phone").await;
+            if let Some(running) = binary.take() {
+                running.kill();
+            }
+            binary = Some(Binary::start(addr, &database, &[]));
+            up().await;
+            killed = true;
+            // Every page has its watch again before it is asked to move.
+            tokio::time::sleep(Duration::from_secs(3)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    assert!(killed, "the server was killed mid-match");
+    let (phase, scores) = table_scores(&base, &host_url).await;
+    assert_eq!(phase, "PHASE_MATCH_OVER");
+    for (browser, width) in players {
+        assert_eq!(
+            shown_scores(browser).await,
+            scores,
+            "{}'s scores",
+            width.name
+        );
+    }
+    screenshot(&host, "friends-trains-over").await;
+    for browser in [host, second, third, watcher] {
+        browser.close().await.expect("close");
+    }
+    drop(binary);
 }
 
 #[tokio::test]

@@ -17,7 +17,7 @@ use std::time::Duration;
 use pips::proto::table_service_client::TableServiceClient;
 use pips::proto::{self, ErrorReason};
 use pips::server::Config;
-use server::{TestServer, post_json, reason};
+use server::{Binary, TestServer, post_json, reason};
 use tonic::transport::Channel;
 
 /// The database the tests keep tables on: `PIPS_TEST_TABLES_DB` if set
@@ -822,36 +822,6 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
     server.stop().await;
 }
 
-/// The real binary, serving tables on `database` at `addr`; killed with
-/// SIGKILL when dropped (if still running).
-struct Binary(std::process::Child);
-
-impl Binary {
-    fn start(addr: std::net::SocketAddr, database: &str) -> Binary {
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pips"))
-            .args(["--addr", &addr.to_string(), "--tables-db", database])
-            // (An expert that searches long: a kill lands mid-search.)
-            .args(["--max-suggest-ms", "2000"])
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        Binary(child)
-    }
-
-    /// SIGKILL: no shutdown, nothing flushed.
-    fn kill(mut self) {
-        self.0.kill().expect("killed");
-        self.0.wait().expect("reaped");
-    }
-}
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// A client of the binary at `addr`, once it answers.
 async fn connect_when_up(addr: std::net::SocketAddr) -> TableServiceClient<Channel> {
     for _ in 0..200 {
@@ -873,7 +843,8 @@ async fn a_server_killed_mid_match_loses_no_acknowledged_move_and_resumes() {
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .expect("a free port");
-    let server = Binary::start(addr, &database);
+    // (An expert that searches long: a kill lands mid-search.)
+    let server = Binary::start(addr, &database, &["--max-suggest-ms", "2000"]);
     let mut client = connect_when_up(addr).await;
     // A person against an expert computer seat, which searches after
     // each of their moves.
@@ -907,7 +878,7 @@ async fn a_server_killed_mid_match_loses_no_acknowledged_move_and_resumes() {
     // Restarted on the same file: every acknowledged move is there, and
     // the computer seat moves on its own again (the sweeper finds its turn
     // due) until the person is to act.
-    let server = Binary::start(addr, &database);
+    let server = Binary::start(addr, &database, &["--max-suggest-ms", "2000"]);
     let mut client = connect_when_up(addr).await;
     let resumed = open(&mut client, &link).await;
     assert!(resumed.number >= number, "{} < {number}", resumed.number);

@@ -259,3 +259,33 @@ pub async fn stalled_http2_calls(
     }
     (sender, answers, bodies)
 }
+
+/// The real binary (`pips`), serving tables on `database` at `addr` with
+/// `flags` besides; killed with SIGKILL when dropped (if still running).
+pub struct Binary(std::process::Child);
+
+impl Binary {
+    /// Starts it (it may take a moment to answer).
+    pub fn start(addr: SocketAddr, database: &str, flags: &[&str]) -> Binary {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pips"))
+            .args(["--addr", &addr.to_string(), "--tables-db", database])
+            .args(flags)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        Binary(child)
+    }
+
+    /// SIGKILL: no shutdown, nothing flushed.
+    pub fn kill(mut self) {
+        self.0.kill().expect("killed");
+        self.0.wait().expect("reaped");
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
