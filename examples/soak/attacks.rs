@@ -71,6 +71,9 @@ pub enum Attack {
     /// keeping tables), each seat watching its table on a connection of
     /// its own and never moving.
     IdleSeats,
+    /// As `idle-seats`, each seat watching as a browser does: server-sent
+    /// events on an HTTP/1.1 connection of its own.
+    IdleSeatsEvents,
     /// HTTP/1.1 clients that send a 2 MB body (over the limit) whole
     /// before reading the answer, as Python's `http.client` does; the 413s
     /// they read are counted.
@@ -166,8 +169,9 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
     ) {
         return run_calls(attack, &target, attackers, stop).await;
     }
-    if attack == Attack::IdleSeats {
-        return seats::idle_seats(target.addr, attackers, stop).await;
+    if matches!(attack, Attack::IdleSeats | Attack::IdleSeatsEvents) {
+        let events = attack == Attack::IdleSeatsEvents;
+        return seats::idle_seats(target.addr, attackers, stop, events).await;
     }
     let mut tasks = JoinSet::new();
     for i in 0..attackers {
@@ -212,7 +216,8 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
                     Attack::ReplayFlood
                     | Attack::SuggestFlood
                     | Attack::SuggestDeadlines
-                    | Attack::IdleSeats => false,
+                    | Attack::IdleSeats
+                    | Attack::IdleSeatsEvents => false,
                 };
                 if !held {
                     // Refused or reset: try again shortly, as an attacker would.

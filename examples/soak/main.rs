@@ -14,8 +14,9 @@
 //! `unread-replays-h2`, `unread-replays-h1`, `replay-flood`,
 //! `suggest-flood`, `metrics-hold`, `waiting-bodies`, `suggest-deadlines`;
 //! with hostile states and small answers: `hostile-states`,
-//! `unread-small`, `oversize-bodies`; and, not an attack, `idle-seats`:
-//! people at tables watching and never moving; each `--attackers` strong) while
+//! `unread-small`, `oversize-bodies`; and, not an attack, `idle-seats` and
+//! `idle-seats-events`: people at tables watching (over gRPC, or by
+//! server-sent events) and never moving; each `--attackers` strong) while
 //! `--clients` well-behaved clients play, and reports their success rate,
 //! median and p99 latency and the server's RSS before, during and after:
 //!

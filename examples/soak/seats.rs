@@ -3,7 +3,9 @@
 //! (`TableService.Watch`) on a connection of its own, from many loopback
 //! addresses (127.3.x.y, eight tables each, as many people would be), and
 //! holds its stream until the end without moving, while the well-behaved
-//! clients are measured.
+//! clients are measured. Each seat watches over gRPC (HTTP/2), or with
+//! `events` as a browser does: server-sent events on an HTTP/1.1
+//! connection of its own.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -38,7 +40,13 @@ async fn connect(addr: SocketAddr, from: IpAddr) -> Option<Channel> {
 
 /// Table `index`: created and watched from each seat, held until `stop`;
 /// the seats it holds are counted in `held`.
-async fn table(addr: SocketAddr, index: usize, stop: Instant, held: Arc<AtomicU64>) -> Option<()> {
+async fn table(
+    addr: SocketAddr,
+    index: usize,
+    stop: Instant,
+    held: Arc<AtomicU64>,
+    events: bool,
+) -> Option<()> {
     let k = u32::try_from(index / TABLES_PER_ADDRESS + 1).ok()?;
     let [.., high, low] = k.to_be_bytes();
     let from = IpAddr::V4(Ipv4Addr::new(127, 3, high, low));
@@ -57,6 +65,16 @@ async fn table(addr: SocketAddr, index: usize, stop: Instant, held: Arc<AtomicU6
         .map_err(|status| eprintln!("idle-seats: a table: {}", status.message()))
         .ok()?
         .into_inner();
+    if events {
+        drop(first);
+        let mut tasks = JoinSet::new();
+        for link in created.seat_links {
+            let held = Arc::clone(&held);
+            tasks.spawn(watch_events(addr, from, link.link, stop, held));
+        }
+        while tasks.join_next().await.is_some() {}
+        return Some(());
+    }
     let mut streams = Vec::new();
     for (seat, link) in created.seat_links.iter().enumerate() {
         // The creator's connection is the first seat's.
@@ -93,8 +111,53 @@ async fn table(addr: SocketAddr, index: usize, stop: Instant, held: Arc<AtomicU6
     Some(())
 }
 
-/// `seats` idle seats (rounded up to whole tables) at `addr` until `stop`.
-pub async fn idle_seats(addr: SocketAddr, seats: usize, stop: Instant) {
+/// One seat watching by server-sent events (`POST /v1/Watch`) from `from`
+/// on an HTTP/1.1 connection of its own, held until `stop`.
+async fn watch_events(
+    addr: SocketAddr,
+    from: IpAddr,
+    link: String,
+    stop: Instant,
+    held: Arc<AtomicU64>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Ok(socket) = tokio::net::TcpSocket::new_v4() else {
+        return;
+    };
+    if socket.bind(SocketAddr::new(from, 0)).is_err() {
+        return;
+    }
+    let Ok(mut stream) = socket.connect(addr).await else {
+        return;
+    };
+    let body = format!(r#"{{"link": "{link}"}}"#);
+    let head = format!(
+        "POST /v1/Watch HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    if stream.write_all(head.as_bytes()).await.is_err() {
+        return;
+    }
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut counted = false;
+    while let Ok(Ok(read)) = tokio::time::timeout_at(stop.into(), stream.read(&mut buffer)).await {
+        if read == 0 {
+            break;
+        }
+        if !counted && buffer[..read].windows(6).any(|w| w == b"data: ") {
+            counted = true;
+            held.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    if counted {
+        held.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// `seats` idle seats (rounded up to whole tables) at `addr` until `stop`,
+/// watching over gRPC or (`events`) by server-sent events.
+pub async fn idle_seats(addr: SocketAddr, seats: usize, stop: Instant, events: bool) {
     let held = Arc::new(AtomicU64::new(0));
     let tables = seats.div_ceil(SEATS);
     let mut tasks = JoinSet::new();
@@ -103,7 +166,7 @@ pub async fn idle_seats(addr: SocketAddr, seats: usize, stop: Instant) {
         if index > 0 && index % TABLES_A_SECOND == 0 {
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
-        tasks.spawn(table(addr, index, stop, Arc::clone(&held)));
+        tasks.spawn(table(addr, index, stop, Arc::clone(&held), events));
     }
     let peak = Arc::new(AtomicU64::new(0));
     let report = {

@@ -376,6 +376,18 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn take_back(&self, table: &str, seat: i64) -> Result<bool, sqlx::Error> {
+        // Read first: a seat is rarely the computer's, and every open and
+        // watch asks, so the one writing connection is spared the asking.
+        let auto = sqlx::query(
+            "SELECT 1 AS auto FROM seats WHERE table_id = $1 AND seat = $2 AND auto <> 0",
+        )
+        .bind(table)
+        .bind(seat)
+        .fetch_optional(&self.reads)
+        .await?;
+        if auto.is_none() {
+            return Ok(false);
+        }
         let updated = sqlx::query(
             "UPDATE seats SET auto = 0 WHERE table_id = $1 AND seat = $2 AND auto <> 0",
         )
