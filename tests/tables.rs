@@ -90,6 +90,15 @@ async fn two_people(
     (created, links)
 }
 
+/// A new muggins table of two people: the link of the seat to act first,
+/// and the other's.
+async fn actor_and_other(client: &mut TableServiceClient<Channel>) -> (String, String) {
+    let (created, links) = two_people(client, "muggins").await;
+    let first = created.update.expect("an update");
+    let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
+    (links[to_act].clone(), links[1 - to_act].clone())
+}
+
 /// The table as the seat of `link` sees it.
 async fn open(client: &mut TableServiceClient<Channel>, link: &str) -> proto::TableUpdate {
     client
@@ -643,10 +652,7 @@ const WITHIN: Duration = Duration::from_secs(15);
 async fn a_watch_sees_every_move_as_its_seat_may() {
     let server = with_tables().await;
     let mut client = tables(&server).await;
-    let (created, links) = two_people(&mut client, "muggins").await;
-    let first = created.update.expect("an update");
-    let to_act = usize::try_from(view(&first).to_act.expect("a seat to act")).expect("seat");
-    let (actor, watcher) = (&links[to_act], &links[1 - to_act]);
+    let (actor, watcher) = &actor_and_other(&mut client).await;
     // The other seat watches over gRPC ...
     let mut watch = watch(&mut client, watcher).await;
     let now = watch
@@ -686,14 +692,7 @@ async fn a_watch_sees_every_move_as_its_seat_may() {
     // The seat to act moves: both watches hear of it, as the watcher's
     // seat sees it.
     let opened = open(&mut client, actor).await;
-    client
-        .act(proto::ActRequest {
-            link: actor.clone(),
-            number: 0,
-            r#move: Some(view(&opened).legal_moves[0]),
-        })
-        .await
-        .expect("acted");
+    play_first_legal(&mut client, actor, &opened).await;
     let next = next_update(&mut watch).await;
     assert_eq!(next.number, 1);
     assert_eq!(view(&next).to_act, Some(next.seat));
@@ -1028,4 +1027,126 @@ async fn servers_sharing_postgres_tell_each_other_of_every_move() {
     drop((other_watch, actor_watch));
     one.stop().await;
     two.stop().await;
+}
+
+/// One Connect envelope read from `stream` (after the response's head):
+/// its flags and its message.
+async fn connect_envelope(stream: &mut tokio::net::TcpStream, read: &mut Vec<u8>) -> (u8, Vec<u8>) {
+    use tokio::io::AsyncReadExt;
+    // The body is chunked (HTTP/1.1): take the chunks' data as it comes.
+    let mut buffer = vec![0u8; 65536];
+    loop {
+        if let Some(at) = read.windows(4).position(|w| w == b"\r\n\r\n") {
+            let body = dechunk(&read[at + 4..]);
+            if body.len() >= 5 {
+                let length = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
+                if body.len() >= 5 + length {
+                    let envelope = (body[0], body[5..5 + length].to_vec());
+                    // What is left stays for the next envelope.
+                    let rest = body[5 + length..].to_vec();
+                    let head = read[..at + 4].to_vec();
+                    *read = head;
+                    read.extend(rechunk(&rest));
+                    return envelope;
+                }
+            }
+        }
+        let n = tokio::time::timeout(WITHIN, stream.read(&mut buffer))
+            .await
+            .expect("an envelope in time")
+            .expect("read");
+        assert!(n > 0, "the stream ended");
+        read.extend_from_slice(&buffer[..n]);
+    }
+}
+
+/// The data of a chunked body read so far (an unfinished chunk: as much as
+/// has come).
+fn dechunk(mut chunked: &[u8]) -> Vec<u8> {
+    let mut data = Vec::new();
+    while let Some(line) = chunked.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(std::str::from_utf8(&chunked[..line]).unwrap_or("0"), 16)
+            .unwrap_or(0);
+        let start = line + 2;
+        let end = (start + size).min(chunked.len());
+        data.extend_from_slice(&chunked[start..end]);
+        if start + size + 2 > chunked.len() {
+            break;
+        }
+        chunked = &chunked[start + size + 2..];
+    }
+    data
+}
+
+/// `data` as one chunk (or none).
+fn rechunk(data: &[u8]) -> Vec<u8> {
+    if data.is_empty() {
+        return Vec::new();
+    }
+    let mut chunk = format!("{:x}\r\n", data.len()).into_bytes();
+    chunk.extend_from_slice(data);
+    chunk.extend_from_slice(b"\r\n");
+    chunk
+}
+
+#[tokio::test]
+async fn a_connect_stream_watches_a_table() {
+    use tokio::io::AsyncWriteExt;
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (actor, watcher) = &actor_and_other(&mut client).await;
+    let open_stream = async |message: &[u8]| {
+        let mut stream = tokio::net::TcpStream::connect(server.addr)
+            .await
+            .expect("connect");
+        let mut body = vec![0u8];
+        body.extend_from_slice(&u32::try_from(message.len()).expect("short").to_be_bytes());
+        body.extend_from_slice(message);
+        let head = format!(
+            "POST /pips.v1.TableService/Watch HTTP/1.1\r\nhost: pips\r\n\
+             content-type: application/connect+json\r\nconnect-protocol-version: 1\r\n\
+             content-length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.expect("sent");
+        stream.write_all(&body).await.expect("sent");
+        stream
+    };
+    // The seat not to act watches over Connect: where the table stands ...
+    let mut stream = open_stream(format!(r#"{{"link": "{watcher}"}}"#).as_bytes()).await;
+    let mut read = Vec::new();
+    let (flags, message) = connect_envelope(&mut stream, &mut read).await;
+    let head = String::from_utf8_lossy(&read);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.contains("content-type: application/connect+json"),
+        "{head}"
+    );
+    assert_eq!(flags, 0, "an update");
+    let update: serde_json::Value = serde_json::from_slice(&message).expect("JSON");
+    assert_eq!(update["update"]["number"], "0");
+    assert!(update["update"]["view"]["hand"].is_array(), "its own hand");
+    // ... then each move.
+    let opened = open(&mut client, actor).await;
+    play_first_legal(&mut client, actor, &opened).await;
+    let mut number = serde_json::Value::Null;
+    for _ in 0..4 {
+        let (flags, message) = connect_envelope(&mut stream, &mut read).await;
+        assert_eq!(flags, 0, "an update");
+        let update: serde_json::Value = serde_json::from_slice(&message).expect("JSON");
+        number = update["update"]["number"].clone();
+        if number == "1" {
+            break;
+        }
+    }
+    assert_eq!(number, "1", "the move reaches the Connect stream");
+    // A link that opens nothing: the stream's end says why.
+    let mut refused = open_stream(br#"{"link": "AAAAAAAAAAAAAAAAAAAAAA"}"#).await;
+    let mut read = Vec::new();
+    let (flags, message) = connect_envelope(&mut refused, &mut read).await;
+    assert_eq!(flags, 2, "the end of the stream");
+    let end: serde_json::Value = serde_json::from_slice(&message).expect("JSON");
+    assert_eq!(end["error"]["code"], "not_found", "{end}");
+    drop(stream);
+    server.stop().await;
 }

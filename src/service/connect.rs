@@ -121,6 +121,9 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) ->
     }
     let rpc = rpc_name(&request);
     let call = Call::of(request.extensions());
+    if let Some(json) = stream_encoding(request.headers()) {
+        return serve_stream(&api, &rpc, request, json, call).await;
+    }
     let result = match read_request(&rpc, request, api.max_request_bytes).await {
         Ok((encoding, body)) => api
             .run(rpc, encoding, body, call)
@@ -141,6 +144,79 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request, next: Next) ->
             error_response(&error)
         }
     }
+}
+
+/// Whether a request is a Connect streaming call, by its content type:
+/// `Some(true)` for `application/connect+json`, `Some(false)` for
+/// `application/connect+proto`.
+fn stream_encoding(headers: &HeaderMap) -> Option<bool> {
+    match content_type(headers).as_str() {
+        "application/connect+json" => Some(true),
+        "application/connect+proto" => Some(false),
+        _ => None,
+    }
+}
+
+/// A Connect streaming call: `Watch` (its one request message in an
+/// envelope, the updates in envelopes, then the end of the stream), the
+/// only stream the server has; any refusal is the end-of-stream message.
+async fn serve_stream(api: &Api, rpc: &str, request: Request, json: bool, call: Call) -> Response {
+    let watch = async {
+        if rpc != "Watch" {
+            return Err(ApiError {
+                code: Code::Unimplemented,
+                reason: ErrorReason::UnsupportedMediaType,
+                field: String::new(),
+                message: format!(
+                    "{} is unary: call it with application/json or application/proto; \
+                     Watch is the one stream",
+                    clip(rpc, QUOTE_CHARS)
+                ),
+            });
+        }
+        if request.method() != Method::POST {
+            return Err(ApiError {
+                code: Code::Unimplemented,
+                reason: ErrorReason::MethodNotAllowed,
+                field: String::new(),
+                message: "a Connect stream is a POST".to_owned(),
+            });
+        }
+        check_protocol_version(request.headers())?;
+        check_identity(
+            request.headers().get("connect-content-encoding"),
+            "Connect-Content-Encoding",
+        )?;
+        let limit = api.max_request_bytes.saturating_add(5);
+        let body = super::http_api::read_body(request.into_body(), limit).await?;
+        // (An envelope is laid out as a gRPC frame: flags, length, message.)
+        let message = Bytes::copy_from_slice(super::grpc_unary::unframe(&body)?);
+        let encoding = if json {
+            Encoding::Json
+        } else {
+            Encoding::Proto
+        };
+        api.watch(encoding, message, call).await
+    }
+    .await;
+    super::streams::connect(watch, json)
+}
+
+/// The end of a Connect stream, as its last envelope carries it: `{}`, or
+/// the refusal that ended it (the code, message and details a unary
+/// call's error body has).
+#[must_use]
+pub fn end_of_stream(error: Option<&ApiError>) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct End {
+        /// The refusal, if the stream ended on one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ConnectError>,
+    }
+    serde_json::to_vec(&End {
+        error: error.map(connect_error),
+    })
+    .unwrap_or_default()
 }
 
 /// The content type of an encoding.
@@ -322,6 +398,12 @@ struct ErrorDetail {
 /// as the gRPC status, with Connect's HTTP status for the code.
 #[must_use]
 pub fn error_response(error: &ApiError) -> Response {
+    let body = serde_json::to_vec(&connect_error(error)).unwrap_or_default();
+    refusal_json(http_status(error), body, error.code)
+}
+
+/// A refusal as Connect writes it.
+fn connect_error(error: &ApiError) -> ConnectError {
     let status = tonic::Status::from(error.clone());
     let details = tonic_types::pb::Status::decode(status.details())
         .map(|status| status.details)
@@ -337,13 +419,11 @@ pub fn error_response(error: &ApiError) -> Response {
             value: base64::engine::general_purpose::STANDARD_NO_PAD.encode(any.value),
         })
         .collect();
-    let body = ConnectError {
+    ConnectError {
         code: super::error::grpc_code_name(error.code).to_ascii_lowercase(),
         message: status.message().to_owned(),
         details,
-    };
-    let body = serde_json::to_vec(&body).unwrap_or_default();
-    refusal_json(http_status(error), body, error.code)
+    }
 }
 
 /// The HTTP status Connect assigns to an error's code (415 for a media type

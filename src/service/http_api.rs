@@ -343,8 +343,9 @@ impl Api {
                 code: Code::Unimplemented,
                 reason: ErrorReason::UnsupportedMediaType,
                 field: String::new(),
-                message: "Watch is a stream: it is served over gRPC and gRPC-Web, and as \
-                          server-sent events at POST /v1/Watch; not over Connect"
+                message: "Watch is a stream: over Connect it takes application/connect+json \
+                          or application/connect+proto; it is served over gRPC and gRPC-Web, \
+                          and as server-sent events at POST /v1/Watch"
                     .to_owned(),
             }),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),

@@ -1,8 +1,8 @@
 //! `TableService.Watch`, a stream of updates, as the transports carry it:
-//! gRPC (and gRPC-Web) frames ending in the call's status, or server-sent
-//! events for HTTP (each event's data a `WatchResponse` as JSON; a comment
-//! while nothing happens; a refusal as an `error` event). Connect's
-//! streaming is not served.
+//! gRPC (and gRPC-Web) frames ending in the call's status; Connect's
+//! envelopes (JSON or protobuf) ending in its end-of-stream message; or
+//! server-sent events for HTTP (each event's data a `WatchResponse` as
+//! JSON; a comment while nothing happens; a refusal as an `error` event).
 
 use std::pin::Pin;
 
@@ -75,6 +75,86 @@ pub fn grpc(watch: Watch) -> Response {
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/grpc"),
+    );
+    response
+}
+
+/// A Connect envelope: its flags, the message's length, the message.
+fn envelope(flags: u8, message: &[u8]) -> Bytes {
+    let mut bytes = Vec::with_capacity(5 + message.len());
+    bytes.push(flags);
+    bytes.extend_from_slice(
+        &u32::try_from(message.len())
+            .unwrap_or(u32::MAX)
+            .to_be_bytes(),
+    );
+    bytes.extend_from_slice(message);
+    Bytes::from(bytes)
+}
+
+/// Flags an envelope as the end of the stream.
+const END_STREAM: u8 = 0x02;
+
+/// The watch (or its refusal) as a Connect stream: an envelope per update
+/// (JSON, or with `json` false protobuf), then the end-of-stream envelope,
+/// with the refusal that ended the stream if one did. The HTTP status is
+/// 200 even for a refusal, as Connect's streams have it.
+#[must_use]
+pub fn connect(watch: Result<Watch, ApiError>, json: bool) -> Response {
+    let (watch, refused) = match watch {
+        Ok(watch) => (Some(watch), None),
+        Err(error) => {
+            error.log();
+            (None, Some(error))
+        }
+    };
+    let frames: Frames = Box::pin(futures_util::stream::unfold(
+        (watch, refused, false),
+        move |(mut watch, refused, done)| async move {
+            if done {
+                return None;
+            }
+            let Some(stream) = watch.as_mut() else {
+                let end = envelope(END_STREAM, &super::connect::end_of_stream(refused.as_ref()));
+                return Some((Ok(Frame::data(end)), (None, None, true)));
+            };
+            loop {
+                let bytes = match stream.next().await {
+                    Some(Ok(Watched::Update(update))) => {
+                        let message = proto::WatchResponse {
+                            update: Some(*update),
+                        };
+                        let body = if json {
+                            serde_json::to_vec(&message).unwrap_or_default()
+                        } else {
+                            prost::Message::encode_to_vec(&message)
+                        };
+                        envelope(0, &body)
+                    }
+                    Some(Ok(Watched::Heartbeat)) => continue,
+                    Some(Err(error)) => {
+                        error.log();
+                        let end =
+                            envelope(END_STREAM, &super::connect::end_of_stream(Some(&error)));
+                        return Some((Ok(Frame::data(end)), (None, None, true)));
+                    }
+                    None => {
+                        let end = envelope(END_STREAM, &super::connect::end_of_stream(None));
+                        return Some((Ok(Frame::data(end)), (None, None, true)));
+                    }
+                };
+                return Some((Ok(Frame::data(bytes)), (watch, None, false)));
+            }
+        },
+    ));
+    let mut response = Response::new(Body::new(http_body_util::StreamBody::new(frames)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(if json {
+            "application/connect+json"
+        } else {
+            "application/connect+proto"
+        }),
     );
     response
 }
