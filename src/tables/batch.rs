@@ -1,5 +1,5 @@
 //! Moves committed together: every move accepted on a server goes to one
-//! task that commits the moves waiting at that moment (up to [`MOST`]) in
+//! task that commits the moves waiting at that moment (up to 64) in
 //! one transaction, and answers each whether it was committed. Each move
 //! is still its own compare-and-set at its table's number (of two moves
 //! at one number, in one batch or in two, only the first updates its
