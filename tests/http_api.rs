@@ -879,12 +879,24 @@ async fn playground_is_served_and_calls_only_the_public_api() {
     );
     let page = String::from_utf8_lossy(&answer.body).into_owned();
     assert!(page.contains("<title>pips: dominoes against the computer</title>"));
-    // Its only calls are `fetch` to /v1/<RpcName> and to the rule book,
-    // and every RPC it names is served.
-    assert_eq!(page.matches("fetch(").count(), 2);
+    // Its only calls are `fetch` to /v1/<RpcName>, to a table's watch
+    // (server-sent events) and to the rule book, and every RPC it names is
+    // served.
+    assert_eq!(page.matches("fetch(").count(), 3);
     assert!(page.contains("fetch(`/v1/${rpc}`"));
+    assert!(page.contains("fetch(\"/v1/Watch\""));
     assert!(page.contains("fetch(\"/rules.md\")"));
-    for rpc in ["ListVariants", "NewGame", "Play", "View", "SuggestMove"] {
+    for rpc in [
+        "ListVariants",
+        "NewGame",
+        "Play",
+        "View",
+        "SuggestMove",
+        "CreateTable",
+        "Act",
+        "Rematch",
+        "Record",
+    ] {
         assert!(page.contains(&format!("call(\"{rpc}\"")), "{rpc}");
     }
     // The rule book its rules cards show: a section for every preset.
