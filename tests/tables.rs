@@ -1029,34 +1029,48 @@ async fn servers_sharing_postgres_tell_each_other_of_every_move() {
     two.stop().await;
 }
 
-/// One Connect envelope read from `stream` (after the response's head):
-/// its flags and its message.
-async fn connect_envelope(stream: &mut tokio::net::TcpStream, read: &mut Vec<u8>) -> (u8, Vec<u8>) {
-    use tokio::io::AsyncReadExt;
-    // The body is chunked (HTTP/1.1): take the chunks' data as it comes.
-    let mut buffer = vec![0u8; 65536];
-    loop {
-        if let Some(at) = read.windows(4).position(|w| w == b"\r\n\r\n") {
-            let body = dechunk(&read[at + 4..]);
-            if body.len() >= 5 {
-                let length = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
-                if body.len() >= 5 + length {
-                    let envelope = (body[0], body[5..5 + length].to_vec());
-                    // What is left stays for the next envelope.
-                    let rest = body[5 + length..].to_vec();
-                    let head = read[..at + 4].to_vec();
-                    *read = head;
-                    read.extend(rechunk(&rest));
-                    return envelope;
+/// A Connect stream's answer as read so far: its raw bytes (the head and
+/// the chunked body) and how many bytes of the body's envelopes are taken.
+#[derive(Default)]
+struct ConnectRead {
+    raw: Vec<u8>,
+    taken: usize,
+}
+
+impl ConnectRead {
+    /// The response's head, once read.
+    fn head(&self) -> String {
+        let end = self
+            .raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or(0);
+        String::from_utf8_lossy(&self.raw[..end]).into_owned()
+    }
+
+    /// The next envelope of `stream`: its flags and its message.
+    async fn envelope(&mut self, stream: &mut tokio::net::TcpStream) -> (u8, Vec<u8>) {
+        use tokio::io::AsyncReadExt;
+        let mut buffer = vec![0u8; 65536];
+        loop {
+            if let Some(at) = self.raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                let body = dechunk(&self.raw[at + 4..]);
+                let rest = &body[self.taken.min(body.len())..];
+                if rest.len() >= 5 {
+                    let length = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+                    if rest.len() >= 5 + length {
+                        self.taken += 5 + length;
+                        return (rest[0], rest[5..5 + length].to_vec());
+                    }
                 }
             }
+            let n = tokio::time::timeout(WITHIN, stream.read(&mut buffer))
+                .await
+                .expect("an envelope in time")
+                .expect("read");
+            assert!(n > 0, "the stream ended");
+            self.raw.extend_from_slice(&buffer[..n]);
         }
-        let n = tokio::time::timeout(WITHIN, stream.read(&mut buffer))
-            .await
-            .expect("an envelope in time")
-            .expect("read");
-        assert!(n > 0, "the stream ended");
-        read.extend_from_slice(&buffer[..n]);
     }
 }
 
@@ -1076,17 +1090,6 @@ fn dechunk(mut chunked: &[u8]) -> Vec<u8> {
         chunked = &chunked[start + size + 2..];
     }
     data
-}
-
-/// `data` as one chunk (or none).
-fn rechunk(data: &[u8]) -> Vec<u8> {
-    if data.is_empty() {
-        return Vec::new();
-    }
-    let mut chunk = format!("{:x}\r\n", data.len()).into_bytes();
-    chunk.extend_from_slice(data);
-    chunk.extend_from_slice(b"\r\n");
-    chunk
 }
 
 #[tokio::test]
@@ -1114,9 +1117,9 @@ async fn a_connect_stream_watches_a_table() {
     };
     // The seat not to act watches over Connect: where the table stands ...
     let mut stream = open_stream(format!(r#"{{"link": "{watcher}"}}"#).as_bytes()).await;
-    let mut read = Vec::new();
-    let (flags, message) = connect_envelope(&mut stream, &mut read).await;
-    let head = String::from_utf8_lossy(&read);
+    let mut read = ConnectRead::default();
+    let (flags, message) = read.envelope(&mut stream).await;
+    let head = read.head();
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert!(
         head.contains("content-type: application/connect+json"),
@@ -1131,7 +1134,7 @@ async fn a_connect_stream_watches_a_table() {
     play_first_legal(&mut client, actor, &opened).await;
     let mut number = serde_json::Value::Null;
     for _ in 0..4 {
-        let (flags, message) = connect_envelope(&mut stream, &mut read).await;
+        let (flags, message) = read.envelope(&mut stream).await;
         assert_eq!(flags, 0, "an update");
         let update: serde_json::Value = serde_json::from_slice(&message).expect("JSON");
         number = update["update"]["number"].clone();
@@ -1142,8 +1145,7 @@ async fn a_connect_stream_watches_a_table() {
     assert_eq!(number, "1", "the move reaches the Connect stream");
     // A link that opens nothing: the stream's end says why.
     let mut refused = open_stream(br#"{"link": "AAAAAAAAAAAAAAAAAAAAAA"}"#).await;
-    let mut read = Vec::new();
-    let (flags, message) = connect_envelope(&mut refused, &mut read).await;
+    let (flags, message) = ConnectRead::default().envelope(&mut refused).await;
     assert_eq!(flags, 2, "the end of the stream");
     let end: serde_json::Value = serde_json::from_slice(&message).expect("JSON");
     assert_eq!(end["error"]["code"], "not_found", "{end}");

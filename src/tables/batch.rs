@@ -164,11 +164,8 @@ async fn commit(pool: &AnyPool, moves: &[Move]) -> Result<Vec<bool>, sqlx::Error
         .map(|(mv, _)| mv.told.as_str())
         .collect();
     if !told.is_empty() {
-        // (Counted, as `pg_notify`'s own answer is `void`, which the `Any`
-        // driver does not read.)
-        sqlx::query("SELECT count(*) FROM (SELECT pg_notify($1, $2)) AS told")
-            .bind(super::across::CHANNEL)
-            .bind(told.join("\n"))
+        let told = told.join("\n");
+        super::store::notify(super::across::CHANNEL, &told)
             .execute(&mut *tx)
             .await?;
     }

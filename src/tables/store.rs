@@ -189,13 +189,7 @@ impl Store {
     /// A database failure.
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), sqlx::Error> {
         if self.postgres.is_some() {
-            // (Counted, as `pg_notify`'s own answer is `void`, which the
-            // `Any` driver does not read.)
-            sqlx::query("SELECT count(*) FROM (SELECT pg_notify($1, $2)) AS told")
-                .bind(channel)
-                .bind(payload)
-                .execute(&self.pool)
-                .await?;
+            notify(channel, payload).execute(&self.pool).await?;
         }
         Ok(())
     }
@@ -558,6 +552,19 @@ impl Store {
             .await?;
         tx.commit().await
     }
+}
+
+/// PostgreSQL's `NOTIFY channel, payload`, to run on a connection or in a
+/// transaction (which delivers it as it commits).
+pub(super) fn notify<'q>(
+    channel: &'q str,
+    payload: &'q str,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    // (Counted, as `pg_notify`'s own answer is `void`, which the `Any`
+    // driver does not read.)
+    sqlx::query("SELECT count(*) FROM (SELECT pg_notify($1, $2)) AS told")
+        .bind(channel)
+        .bind(payload)
 }
 
 /// A table from its row.
