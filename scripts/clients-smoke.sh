@@ -2,7 +2,8 @@
 # The client examples against the release binary, as CI runs them: the
 # Python client (grpcio, grpcio-status) and the TypeScript client
 # (connect-es, over the Connect protocol and over gRPC-Web) each play whole
-# matches and read a refusal; buf curl and curl call over Connect.
+# matches and read a refusal; the TypeScript client also has two people
+# play at a table by link, each watching it over a server stream; buf curl and curl call over Connect.
 #
 #   scripts/clients-smoke.sh [path/to/pips]
 set -euo pipefail
@@ -35,6 +36,14 @@ for run in "connect muggins 2" "grpc-web muggins 2" "connect all_fives 3" "grpc-
     (cd "$ts" && npx tsx src/play.ts "http://127.0.0.1:$port" "$1" "$2" "$3") | tee "$work/ts.txt"
     grep -q "refused: FailedPrecondition ERROR_REASON_NOT_YOUR_TURN at move.seat" "$work/ts.txt"
     grep -q "^$1: $2 $3p over in" "$work/ts.txt"
+done
+
+# Two people at a table by link, each watching it (a server stream).
+for run in "connect muggins" "grpc-web mexican_train"; do
+    set -- $run
+    (cd "$ts" && npx tsx src/table.ts "http://127.0.0.1:$port" "$1" "$2") | tee "$work/table.txt"
+    grep -q "watch link refused: PermissionDenied ERROR_REASON_SEAT_NOT_PERMITTED at link" "$work/table.txt"
+    grep -q "^$1: $2 table over at move [0-9]*: .* no hand, scores" "$work/table.txt"
 done
 
 echo "-- buf curl over Connect"
