@@ -156,6 +156,37 @@ async fn connections_that_send_nothing_or_half_a_header_are_closed() {
     server.stop().await;
 }
 
+/// An HTTP/1.1 request of `header_bytes` of one header and a JSON body of
+/// `body_bytes` (an empty object padded with spaces): the server's answer.
+async fn http1_call(server: &TestServer, header_bytes: usize, body_bytes: usize) -> String {
+    let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+    let body = format!("{{{}}}", " ".repeat(body_bytes.saturating_sub(2)));
+    let head = format!(
+        "POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\nx-padding: {}\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "p".repeat(header_bytes),
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.expect("write");
+    stream.write_all(body.as_bytes()).await.expect("write");
+    String::from_utf8_lossy(&until_closed(&mut stream).await).into_owned()
+}
+
+#[tokio::test]
+async fn http1_heads_must_fit_in_8_kib_and_bodies_may_be_larger() {
+    let server = TestServer::start().await;
+    // A head within 8 KiB, a body of 100 KB: read 8 KiB at a time.
+    let answer = http1_call(&server, 7 * 1024, 100_000).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{}", &answer[..80]);
+    // A head past it: refused, the connection closed.
+    let answer = http1_call(&server, 9 * 1024, 2).await;
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
+    // And the server serves on.
+    let answer = post_json(&format!("{}/v1/ListVariants", server.url()), "{}").await;
+    assert_eq!(answer.status, http::StatusCode::OK);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
     let server = impatient_server().await;

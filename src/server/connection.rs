@@ -31,6 +31,14 @@ use crate::service::pool::{ConnectionId, Peer};
 /// How long an idle connection may take to close after it is told to.
 const IDLE_GRACE: Duration = Duration::from_secs(1);
 
+/// The most an HTTP/1.1 connection reads ahead (hyper's least; its default
+/// is 400 KiB): a request head must fit (as nginx's default buffers
+/// require), and a body is read 8 KiB at a time. Its read buffer is one of
+/// the two a connection keeps while it holds a stream open (a seat
+/// watching by server-sent events): without the cap it grows to 16 KiB on
+/// the read that follows the request.
+const HTTP1_BUFFER: usize = 8 * 1024;
+
 /// How connections are served: the protocol settings and the timeouts.
 #[derive(Clone, Copy, Debug)]
 pub struct ConnectionLimits {
@@ -83,7 +91,8 @@ impl ConnectionLimits {
         builder
             .http1()
             .timer(TokioTimer::new())
-            .header_read_timeout(self.header_timeout);
+            .header_read_timeout(self.header_timeout)
+            .max_buf_size(HTTP1_BUFFER);
         builder
             .http2()
             .timer(TokioTimer::new())
@@ -293,8 +302,11 @@ pub async fn serve<S>(
             }
         }
     });
-    let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-    tokio::pin!(connection);
+    // Boxed: kept inline, the connection's state (1.5 KiB) was held twice
+    // in this function's (the pinned copy and the one it was moved from),
+    // for every connection the server holds.
+    let mut connection =
+        Box::pin(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
     let (closing, grace) = tokio::select! {
         result = connection.as_mut() => {
             if let Err(error) = result {

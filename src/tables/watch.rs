@@ -44,8 +44,9 @@ struct Watching {
     viewer: Viewer,
     /// The move number of the last update sent.
     sent: i64,
-    /// The first update, until sent.
-    first: Option<proto::TableUpdate>,
+    /// The first update, until sent (boxed: a watch is held for hours,
+    /// and this is gone after its first moment).
+    first: Option<Box<proto::TableUpdate>>,
     /// Whether the stream has ended (after an error).
     ended: bool,
     /// Set when the server shuts down.
@@ -82,7 +83,7 @@ impl Tables {
             table: table.id,
             viewer,
             sent: table.version,
-            first: Some(first),
+            first: Some(Box::new(first)),
             ended: false,
             closing: self.closing.subscribe(),
             _permit: permit,
@@ -97,7 +98,7 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
         return None;
     }
     if let Some(first) = watching.first.take() {
-        return Some((Ok(Watched::Update(Box::new(first))), watching));
+        return Some((Ok(Watched::Update(first)), watching));
     }
     loop {
         let change = tokio::select! {
@@ -113,17 +114,16 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
                 let again = matches!(change, Ok(Change::Presence) | Err(_));
                 let tables = Arc::clone(&watching.tables);
                 let id = watching.table.clone();
-                let snapshot = watching
-                    .watcher
-                    .channel
-                    .current(|| async move {
-                        match tables.store.table(&id).await {
-                            Ok(Some(table)) => tables.snapshot(table).await.map(Some),
-                            Ok(None) => Ok(None),
-                            Err(error) => Err(database(&error)),
-                        }
-                    })
-                    .await;
+                // Boxed: the reading (a database query) is large, and a
+                // watch kept inline would hold its room while it waits.
+                let snapshot = Box::pin(watching.watcher.channel.current(|| async move {
+                    match tables.store.table(&id).await {
+                        Ok(Some(table)) => tables.snapshot(table).await.map(Some),
+                        Ok(None) => Ok(None),
+                        Err(error) => Err(database(&error)),
+                    }
+                }))
+                .await;
                 let snapshot = match snapshot {
                     Ok(snapshot) => snapshot,
                     Err(error) => {
