@@ -1411,9 +1411,23 @@ async fn playground_plays_a_train_table_by_link_through_a_server_kill() {
         3,
         "two friends' seats and the watch link: {links:?}"
     );
+    let started_at = Instant::now();
     open_page(&second, &links[0]).await;
     open_page(&third, &links[1]).await;
     open_page(&watcher, &links[2]).await;
+    // A page opened by a link shows the table's game in its options, not
+    // the page's defaults.
+    let form = "return [document.querySelector('#variant').value, document.querySelector('#players').value, \
+                document.querySelector('#mode').value, document.querySelector('#seat-3')?.value ?? ''];";
+    let expected = serde_json::json!(["mexican_train", "4", "friends", "computer"]);
+    let shown = loop {
+        let shown = second.execute(form, vec![]).await.expect("the options");
+        if shown == expected || started_at.elapsed() > Duration::from_secs(20) {
+            break shown;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(shown, expected, "the options of a page opened by its link");
     let host_url = host.current_url().await.expect("the address").to_string();
     let players = [(&host, &DESKTOP), (&second, &PHONE), (&third, &DESKTOP)];
     let started = Instant::now();

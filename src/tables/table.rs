@@ -117,7 +117,7 @@ pub(super) fn database(error: &sqlx::Error) -> ApiError {
 }
 
 /// The refusal of a link that opens no table.
-fn not_found(field: &str) -> ApiError {
+pub(super) fn not_found(field: &str) -> ApiError {
     ApiError {
         code: tonic::Code::NotFound,
         reason: ErrorReason::TableNotFound,

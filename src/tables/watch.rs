@@ -17,7 +17,7 @@ use crate::service::ApiError;
 use super::Tables;
 use super::limits::StreamPermit;
 use super::live::{Change, Watcher};
-use super::table::{Viewer, database, show};
+use super::table::{Snapshot, Viewer, database, not_found, show};
 
 /// How long a watch may be silent before it says it is still there (a
 /// server-sent events comment), so that proxies keep it open.
@@ -73,16 +73,20 @@ impl Tables {
         let (table, viewer) = self.seat_of(&request.link, "link").await?;
         let permit = self.limiter.stream(&table.id, peer)?;
         self.resume(&table, viewer).await?;
-        // Listening before the table is read: no move falls between.
+        // Listening before the table is read: no move falls between. The
+        // seats of a table opening their watches at once share one reading.
         let watcher = self.live.watch(&table.id, viewer.stored());
-        let table = self.reread(&table.id).await?;
-        let first = self.update(&table, viewer).await?;
+        let snapshot = current(self, &watcher, &table.id).await?;
+        let Some(snapshot) = snapshot.as_ref() else {
+            return Err(not_found("link"));
+        };
+        let first = show(snapshot, viewer)?;
         let watching = Watching {
             tables: Arc::clone(self),
             watcher,
             table: table.id,
             viewer,
-            sent: table.version,
+            sent: snapshot.table.version,
             first: Some(Box::new(first)),
             ended: false,
             closing: self.closing.subscribe(),
@@ -112,18 +116,7 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
             Ok(change @ (Ok(Change::Moved(_) | Change::Presence) | Err(RecvError::Lagged(_)))) => {
                 // A presence change shows at the same move number.
                 let again = matches!(change, Ok(Change::Presence) | Err(_));
-                let tables = Arc::clone(&watching.tables);
-                let id = watching.table.clone();
-                // Boxed: the reading (a database query) is large, and a
-                // watch kept inline would hold its room while it waits.
-                let snapshot = Box::pin(watching.watcher.channel.current(|| async move {
-                    match tables.store.table(&id).await {
-                        Ok(Some(table)) => tables.snapshot(table).await.map(Some),
-                        Ok(None) => Ok(None),
-                        Err(error) => Err(database(&error)),
-                    }
-                }))
-                .await;
+                let snapshot = current(&watching.tables, &watching.watcher, &watching.table).await;
                 let snapshot = match snapshot {
                     Ok(snapshot) => snapshot,
                     Err(error) => {
@@ -145,4 +138,24 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
             }
         }
     }
+}
+
+/// `table` as it stands after every change its channel has published (`None`:
+/// it is gone): the snapshot another of its watchers read since, or one
+/// read now (boxed: the reading is large, and a watch that held it inline
+/// would keep its room while it waits for the next move).
+async fn current(
+    tables: &Arc<Tables>,
+    watcher: &Watcher,
+    table: &str,
+) -> Result<Arc<Option<Snapshot>>, ApiError> {
+    let (tables, id) = (Arc::clone(tables), table.to_owned());
+    Box::pin(watcher.channel.current(|| async move {
+        match tables.store.table(&id).await {
+            Ok(Some(table)) => tables.snapshot(table).await.map(Some),
+            Ok(None) => Ok(None),
+            Err(error) => Err(database(&error)),
+        }
+    }))
+    .await
 }
