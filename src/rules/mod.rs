@@ -1,26 +1,16 @@
 //! The rules of dominoes, with no knowledge of any transport.
 //!
+//! Every game is a [`Game`]: the match every family of game shares (the
+//! seats, the deal, the scores, the hand's history, the digest), and the
+//! table of its family. The families show in the layout:
+//! `line/` (tiles matched end to end on a line), `hub/` (a hub with trains
+//! or a chicken foot); the rest is shared. Each module is also reachable
+//! at `rules::<name>`, whatever its family.
+//!
+//! Shared by every family:
 //! - [`tile`]: tiles and bit sets of tiles.
 //! - [`options`]: the option space ([`Rules`]) every variant is a value of.
 //! - [`presets`]: the named variants of the rule book.
-//! - [`end`]: the ends of a layout ([`End`]) and a map with one value per
-//!   end ([`ByEnd`]).
-//! - [`connect`]: every connection rule ([`Connect`]): which tiles fit an
-//!   end, how they lie and what they leave showing.
-//! - [`layout`]: the tiles on the table and their open ends.
-//! - [`train_game`]: how a turn goes at a train table: the opening
-//!   chain, a double's placer acting again, one draw a turn.
-//! - [`trains`]: the train table of Mexican Train: a hub, a train per
-//!   seat and the Mexican train, markers, the unsatisfied double.
-//! - [`foot`]: the table of Chicken Foot: a hub taking its arms first,
-//!   arms open to all, a double at an arm's end waiting for three toes.
-//! - [`foot_game`]: how a turn goes at a chicken foot.
-//! - [`table`]: a game's table when it is not a line ([`Table`]: trains
-//!   or a chicken foot), and the questions the engine asks of either.
-//! - [`line_setup`]: the checked constructor's step for a line's
-//!   history: the hand's moves replayed from where they start.
-//! - [`table_setup`]: the checked constructor's steps for a table that is
-//!   not a line: the round rebuilt from its history.
 //! - [`scoring`]: in-play points and the arithmetic of settlement.
 //! - [`deal`]: seeded, reproducible dealing and forced leads.
 //! - [`hand_rng`]: the generator a hand is dealt from ([`HandRng`]).
@@ -45,21 +35,39 @@
 //!   [`Game::from_setup`].
 //! - [`errors`]: why a state ([`SetupError`]) or a move ([`PlayError`]) is
 //!   refused, with where in the state the fault lies.
+//!
+//! [`line`](mod@line): the line games.
+//! - [`end`]: the ends of a layout ([`End`]) and a map with one value per
+//!   end ([`ByEnd`]).
+//! - [`connect`]: every connection rule ([`Connect`]): which tiles fit an
+//!   end, how they lie and what they leave showing.
+//! - [`layout`]: the tiles on the table and their open ends.
+//! - [`line_setup`]: the checked constructor's step for a line's
+//!   history: the hand's moves replayed from where they start.
+//!
+//! [`hub`]: the tables with a hub.
+//! - [`table`]: a game's table when it is not a line ([`Table`]: trains
+//!   or a chicken foot), and the questions the engine asks of either.
+//! - [`trains`]: the train table of Mexican Train: a hub, a train per
+//!   seat and the Mexican train, markers, the unsatisfied double.
+//! - [`train_game`]: how a turn goes at a train table: the opening
+//!   chain, a double's placer acting again, one draw a turn.
+//! - [`foot`]: the table of Chicken Foot: a hub taking its arms first,
+//!   arms open to all, a double at an arm's end waiting for three toes.
+//! - [`foot_game`]: how a turn goes at a chicken foot.
+//! - [`table_setup`]: the checked constructor's steps for a table that is
+//!   not a line: the round rebuilt from its history.
 
 pub mod action;
 pub mod chance;
-pub mod connect;
 pub mod deal;
-pub mod end;
 pub mod errors;
 pub mod events;
-pub mod foot;
-pub mod foot_game;
 pub mod game;
 pub mod hand_rng;
+pub mod hub;
 pub mod knowledge;
-pub mod layout;
-pub mod line_setup;
+pub mod line;
 pub mod moves;
 pub mod observation;
 pub mod options;
@@ -69,12 +77,11 @@ pub mod record;
 pub mod scoring;
 pub mod settle;
 pub mod setup;
-pub mod table;
-pub mod table_setup;
 pub mod tile;
-pub mod train_game;
-pub mod trains;
 pub mod view;
+
+pub use hub::{foot, foot_game, table, table_setup, train_game, trains};
+pub use line::{connect, end, layout, line_setup};
 
 pub use action::ActionSpace;
 pub use chance::ChanceError;

@@ -10,8 +10,7 @@ use crate::rules::foot::MAX_ARMS;
 use crate::rules::{Foot, Placed, Root, Table, TableKind, Trains, Waiting};
 use crate::service::error::ApiError;
 
-use super::packed;
-use super::readable::{decode_arm, encode_arm};
+use super::arm;
 use super::wire::{decode_half, decode_hub, encode_tile};
 
 /// The refusal of a table part at `field` that cannot be the table's.
@@ -96,7 +95,7 @@ pub(super) fn decode_foot_table(
                 ));
             }
         };
-        arms.push((root, decode_arm(&arm.tiles, &|| at("tiles"))?));
+        arms.push((root, arm::decode_readable(&arm.tiles, &|| at("tiles"))?));
     }
     let waiting = match table.waiting.as_ref().map(|w| w.what) {
         None => None,
@@ -128,7 +127,7 @@ pub fn encode_foot_table(foot: &Foot) -> proto::FootTable {
                     Some(Root::Toe(parent)) => WireRoot::ToeOf(u32::from(parent)),
                     Some(Root::Hub) | None => WireRoot::Hub(true),
                 }),
-                tiles: encode_arm(&tiles),
+                tiles: arm::encode_readable(&tiles),
                 open_end: tiles.last().map_or(0, |placed| u32::from(placed.outer)),
                 foot: foot.ends_in_foot(arm),
             }
@@ -184,7 +183,7 @@ pub(super) fn decode_packed_foot(
         };
         arms.push((
             root,
-            packed::decode_arm(bytes, &|| field(&format!("arms[{i}]")))?,
+            arm::decode_packed(bytes, &|| field(&format!("arms[{i}]")))?,
         ));
     }
     let waiting = match table.waiting {
@@ -202,7 +201,7 @@ pub(super) fn encode_packed_foot(foot: &Foot) -> proto::PackedFoot {
         hub: u32::from(foot.hub().high()),
         arms: arms
             .clone()
-            .map(|arm| packed::encode_arm(&foot.arm_tiles(arm).collect::<Vec<_>>()))
+            .map(|arm| arm::encode_packed(&foot.arm_tiles(arm).collect::<Vec<_>>()))
             .collect(),
         roots: arms
             .map(|arm| match foot.root(arm) {

@@ -7,15 +7,21 @@
 //!   the spinner's position, phase and result.
 //! - [`history`]: a hand's history in both state forms (readable entries,
 //!   two bytes per move).
+//! - [`arm`]: a run of placed tiles (an arm, a train) in both state forms.
 //! - [`readable`]: the readable state (`GameState`) and its layout.
 //! - [`trains`]: a train table in both state forms.
 //! - [`foot`]: a chicken foot in both state forms.
 //! - [`packed`]: the packed state (`PackedState`, the contents of tokens).
 //! - [`rules`]: `Rules` ⇄ `pips.v1.Rules` (presets, overrides).
+//!
+//! They import downwards only: the shared primitives (`wire`, `rules`,
+//! `history`, `arm`), then the tables (`trains`, `foot`), then the two
+//! state forms (`readable`, `packed`), then `answers`.
 //! - [`answers`]: events, what an answer says of the game after a move,
 //!   legal moves and views.
 
 pub mod answers;
+pub mod arm;
 pub mod foot;
 pub mod history;
 pub mod packed;

@@ -8,46 +8,19 @@
 //! values; every rule of consistency is checked by [`Game::from_setup`].
 
 use crate::proto;
-use crate::rules::{End, Game, Placed, Setup, TableKind, Tile};
+use crate::rules::{End, Game, Setup, TableKind, Tile};
 use crate::service::error::ApiError;
 
+use super::arm;
 use super::foot::{decode_packed_foot, encode_packed_foot, one_table};
 use super::history::{self, Packing};
 use super::rules::encode_rules;
 use super::trains::{decode_packed_trains, encode_packed_trains};
 use super::wire::{
-    TILE_COUNT, decode_digest, decode_outcome, decode_spinner, decode_tile_index, encode_outcome,
-    encode_phase, encode_spinner, tile_index_error,
+    check_indices, decode_digest, decode_outcome, decode_spinner, decode_tile_index,
+    encode_outcome, encode_phase, encode_spinner, tile_byte,
 };
 use super::{decode_versioned_rules, format_version};
-
-/// A tile's byte: its index (at most 90, so it always fits).
-fn tile_byte(tile: Tile) -> u8 {
-    u8::try_from(tile.index()).unwrap_or(u8::MAX)
-}
-
-/// A placed tile's byte: its index times two, plus one when its smaller
-/// half is the inner one.
-fn placed_byte(placed: Placed) -> u8 {
-    tile_byte(placed.tile())
-        .saturating_mul(2)
-        .saturating_add(u8::from(placed.inner < placed.outer))
-}
-
-/// The first byte of `bytes` whose tile index (`byte >> shift`) is beyond
-/// the largest set, refused at `field[i]`. (Checked in one pass before
-/// decoding, so that the decoding loops carry no errors.)
-fn check_indices(bytes: &[u8], shift: u32, field: &dyn Fn() -> String) -> Result<(), ApiError> {
-    let index = |byte: u8| u32::from(byte >> shift);
-    match bytes
-        .iter()
-        .enumerate()
-        .find(|&(_, &byte)| index(byte) >= TILE_COUNT)
-    {
-        None => Ok(()),
-        Some((i, &byte)) => Err(tile_index_error(index(byte), format!("{}[{i}]", field()))),
-    }
-}
 
 /// Tiles given as one byte each at `field`.
 fn decode_tiles(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Tile>, ApiError> {
@@ -55,31 +28,6 @@ fn decode_tiles(bytes: &[u8], field: &dyn Fn() -> String) -> Result<Vec<Tile>, A
     Ok(bytes
         .iter()
         .map(|&byte| Tile::from_index(u32::from(byte)))
-        .collect())
-}
-
-/// An arm given as one byte per placed tile at `field`.
-pub(super) fn decode_arm(
-    bytes: &[u8],
-    field: &dyn Fn() -> String,
-) -> Result<Vec<Placed>, ApiError> {
-    check_indices(bytes, 1, field)?;
-    Ok(bytes
-        .iter()
-        .map(|&byte| {
-            let tile = Tile::from_index(u32::from(byte >> 1));
-            if byte & 1 == 1 {
-                Placed {
-                    inner: tile.low(),
-                    outer: tile.high(),
-                }
-            } else {
-                Placed {
-                    inner: tile.high(),
-                    outer: tile.low(),
-                }
-            }
-        })
         .collect())
 }
 
@@ -123,10 +71,10 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
             .collect::<Result<_, _>>()?,
         boneyard: decode_tiles(&state.boneyard, &field("boneyard"))?,
         lead: decode_optional_tile(state.lead, &field("lead"))?,
-        left: decode_arm(&state.left, &field("left"))?,
-        right: decode_arm(&state.right, &field("right"))?,
-        up: decode_arm(&state.up, &field("up"))?,
-        down: decode_arm(&state.down, &field("down"))?,
+        left: arm::decode_packed(&state.left, &field("left"))?,
+        right: arm::decode_packed(&state.right, &field("right"))?,
+        up: arm::decode_packed(&state.up, &field("up"))?,
+        down: arm::decode_packed(&state.down, &field("down"))?,
         spinner: decode_spinner(state.spinner.as_ref(), &field("spinner"))?,
         scores: state.scores.clone(),
         to_act: state.to_act,
@@ -155,16 +103,11 @@ const fn packing(table: TableKind) -> Packing {
     }
 }
 
-/// Placed tiles, one byte each.
-pub(super) fn encode_arm(arm: &[Placed]) -> Vec<u8> {
-    arm.iter().copied().map(placed_byte).collect()
-}
-
 /// The complete state, packed.
 #[must_use]
 pub fn encode_packed(game: &Game) -> proto::PackedState {
     let layout = game.layout();
-    let arm = |end| encode_arm(layout.arm(end));
+    let arm = |end| arm::encode_packed(layout.arm(end));
     let table = game.rules().table;
     proto::PackedState {
         format_version: format_version(table),

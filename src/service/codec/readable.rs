@@ -3,35 +3,19 @@
 //! history as readable entries.
 
 use crate::proto::{self, ErrorReason};
-use crate::rules::{End, Game, Geometry, Layout, Placed, Setup};
+use crate::rules::{End, Game, Geometry, Layout, Setup};
 use crate::service::error::ApiError;
 
+use super::arm;
 use super::foot::{decode_foot_table, encode_foot_table, one_table};
 use super::history;
 use super::rules::encode_rules;
 use super::trains::{decode_train_table, encode_train_table};
 use super::wire::{
-    decode_digest, decode_half, decode_optional_tile, decode_outcome, decode_spinner, decode_tile,
-    encode_end, encode_outcome, encode_phase, encode_spinner, encode_tile,
+    decode_digest, decode_optional_tile, decode_outcome, decode_spinner, decode_tile, encode_end,
+    encode_outcome, encode_phase, encode_spinner, encode_tile,
 };
 use super::{decode_versioned_rules, format_version};
-
-/// An arm (or a train) of placed tiles at `field`.
-pub(super) fn decode_arm(
-    arm: &[proto::PlacedTile],
-    field: &impl Fn() -> String,
-) -> Result<Vec<Placed>, ApiError> {
-    arm.iter()
-        .enumerate()
-        .map(|(i, placed)| {
-            let field = || format!("{}[{i}]", field());
-            Ok(Placed {
-                inner: decode_half(placed.inner, &field)?,
-                outer: decode_half(placed.outer, &field)?,
-            })
-        })
-        .collect()
-}
 
 /// The state at `prefix` in a request, fully checked.
 ///
@@ -80,10 +64,10 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         hands,
         boneyard,
         lead: decode_optional_tile(layout.lead.as_ref(), &|| field("layout.lead"))?,
-        left: decode_arm(&layout.left, &|| field("layout.left"))?,
-        right: decode_arm(&layout.right, &|| field("layout.right"))?,
-        up: decode_arm(&layout.up, &|| field("layout.up"))?,
-        down: decode_arm(&layout.down, &|| field("layout.down"))?,
+        left: arm::decode_readable(&layout.left, &|| field("layout.left"))?,
+        right: arm::decode_readable(&layout.right, &|| field("layout.right"))?,
+        up: arm::decode_readable(&layout.up, &|| field("layout.up"))?,
+        down: arm::decode_readable(&layout.down, &|| field("layout.down"))?,
         spinner: decode_spinner(layout.spinner.as_ref(), &|| field("layout.spinner"))?,
         scores: state.scores.clone(),
         to_act: state.to_act,
@@ -116,7 +100,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
 /// The layout with its derived open ends and ends total under `geometry`.
 #[must_use]
 pub fn encode_layout(layout: &Layout, geometry: Geometry) -> proto::Layout {
-    let arm = |end| encode_arm(layout.arm(end));
+    let arm = |end| arm::encode_readable(layout.arm(end));
     proto::Layout {
         lead: layout.lead().map(encode_tile),
         left: arm(End::Left),
@@ -127,16 +111,6 @@ pub fn encode_layout(layout: &Layout, geometry: Geometry) -> proto::Layout {
         open_ends: encode_open_ends(layout, geometry),
         ends_total: layout.ends_total(geometry),
     }
-}
-
-/// An arm (or a train) of placed tiles.
-pub(super) fn encode_arm(arm: &[Placed]) -> Vec<proto::PlacedTile> {
-    arm.iter()
-        .map(|p| proto::PlacedTile {
-            inner: u32::from(p.inner),
-            outer: u32::from(p.outer),
-        })
-        .collect()
 }
 
 /// The open ends as the server writes them (and checks them on input).

@@ -8,9 +8,8 @@ use crate::proto::{self, ErrorReason};
 use crate::rules::{TrainId, Trains};
 use crate::service::error::ApiError;
 
+use super::arm;
 use super::history::{train_byte, train_from_byte};
-use super::packed;
-use super::readable::{decode_arm, encode_arm};
 use super::wire::{decode_half, decode_hub, decode_train, encode_tile, encode_train};
 
 /// The refusal of a table part at `field` that cannot be the table's.
@@ -50,7 +49,10 @@ pub(super) fn decode_train_table(
                 ));
             }
         }
-        trains.push((decode_arm(&train.tiles, &|| at("tiles"))?, train.marker));
+        trains.push((
+            arm::decode_readable(&train.tiles, &|| at("tiles"))?,
+            train.marker,
+        ));
     }
     let unsatisfied = table
         .unsatisfied
@@ -75,7 +77,7 @@ pub fn encode_train_table(trains: &Trains) -> proto::TrainTable {
             .trains()
             .map(|(id, train)| proto::Train {
                 train: Some(encode_train(id)),
-                tiles: encode_arm(train.tiles()),
+                tiles: arm::encode_readable(train.tiles()),
                 open_end: u32::from(train.open_end()),
                 marker: train.marker(),
             })
@@ -109,7 +111,7 @@ pub(super) fn decode_packed_trains(
         .iter()
         .enumerate()
         .map(|(i, bytes)| {
-            let tiles = packed::decode_arm(bytes, &|| field(&format!("trains[{i}]")))?;
+            let tiles = arm::decode_packed(bytes, &|| field(&format!("trains[{i}]")))?;
             let marker = match TrainId::at(i, players) {
                 TrainId::Seat(seat) => table.markers >> seat & 1 == 1,
                 TrainId::Mexican => false,
@@ -150,7 +152,7 @@ pub(super) fn encode_packed_trains(trains: &Trains) -> proto::PackedTrains {
         hub: u32::from(trains.hub().high()),
         trains: trains
             .trains()
-            .map(|(_, train)| packed::encode_arm(train.tiles()))
+            .map(|(_, train)| arm::encode_packed(train.tiles()))
             .collect(),
         markers,
         unsatisfied: trains

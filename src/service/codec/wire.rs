@@ -440,3 +440,27 @@ pub(super) fn decode_digest(
             )
         })
 }
+
+/// A tile's byte: its index (at most 90, so it always fits).
+pub(super) fn tile_byte(tile: Tile) -> u8 {
+    u8::try_from(tile.index()).unwrap_or(u8::MAX)
+}
+
+/// The first byte of `bytes` whose tile index (`byte >> shift`) is beyond
+/// the largest set, refused at `field[i]`. (Checked in one pass before
+/// decoding, so that the decoding loops carry no errors.)
+pub(super) fn check_indices(
+    bytes: &[u8],
+    shift: u32,
+    field: &dyn Fn() -> String,
+) -> Result<(), ApiError> {
+    let index = |byte: u8| u32::from(byte >> shift);
+    match bytes
+        .iter()
+        .enumerate()
+        .find(|&(_, &byte)| index(byte) >= TILE_COUNT)
+    {
+        None => Ok(()),
+        Some((i, &byte)) => Err(tile_index_error(index(byte), format!("{}[{i}]", field()))),
+    }
+}

@@ -11,25 +11,25 @@
 //! scores and the outcome of a finished match) must be the state, or the
 //! state is refused naming the first difference.
 
-use super::deal::MAX_SEATS;
-use super::errors::{SetupError, TablePart};
-use super::foot::Foot;
-use super::game::Game;
-use super::layout::Layout;
-use super::moves::Seat;
-use super::settle::pips_counted;
-use super::setup::{Setup, taken_back};
-use super::table::Table;
-use super::tile::{Tile, TileSet};
-use super::train_game::{TurnState, hub_of_round};
-use super::trains::Trains;
+use crate::rules::deal::MAX_SEATS;
+use crate::rules::errors::{SetupError, TablePart};
+use crate::rules::foot::Foot;
+use crate::rules::game::Game;
+use crate::rules::layout::Layout;
+use crate::rules::moves::Seat;
+use crate::rules::settle::pips_counted;
+use crate::rules::setup::{Setup, taken_back};
+use crate::rules::table::Table;
+use crate::rules::tile::{Tile, TileSet};
+use crate::rules::train_game::{TurnState, hub_of_round};
+use crate::rules::trains::Trains;
 
 impl Game {
     /// The steps of [`Game::from_setup`] for a table other than a line,
     /// after the seats, rules, counts, tile census and the table's kind
     /// are checked: `hands` the state's hands as sets, `to_act` and
     /// `hand_leader` its seats.
-    pub(super) fn from_table_setup(
+    pub(in crate::rules) fn from_table_setup(
         setup: Setup,
         players: u8,
         hands: [TileSet; MAX_SEATS],
@@ -85,7 +85,7 @@ impl Game {
             rules,
             players,
             seed: setup.seed,
-            hand_key: super::deal::hand_key(setup.seed),
+            hand_key: crate::rules::deal::hand_key(setup.seed),
             hand_number: setup.hand_number,
             hands: start,
             boneyard,

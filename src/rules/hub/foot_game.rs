@@ -7,14 +7,14 @@
 //! A line game never comes here: its hot path tests that it has no
 //! [`Table`]; everything here is out of line.
 
-use super::errors::PlayError;
-use super::events::{Event, EventSink, HandEnd};
-use super::foot::{Foot, FootPlace, Waiting};
-use super::game::Game;
-use super::moves::{Action, Move, push_per_place};
-use super::options::TableKind;
-use super::place::Place;
-use super::table::Table;
+use crate::rules::errors::PlayError;
+use crate::rules::events::{Event, EventSink, HandEnd};
+use crate::rules::foot::{Foot, FootPlace, Waiting};
+use crate::rules::game::Game;
+use crate::rules::moves::{Action, Move, push_per_place};
+use crate::rules::options::TableKind;
+use crate::rules::place::Place;
+use crate::rules::table::Table;
 
 impl Game {
     /// The legal moves at a chicken foot: placements in tile order, each
@@ -22,7 +22,7 @@ impl Game {
     /// it fits); else the one draw or pass.
     #[cold]
     #[inline(never)]
-    pub(super) fn foot_moves_into(&self, foot: &Foot, out: &mut Vec<Move>) {
+    pub(in crate::rules) fn foot_moves_into(&self, foot: &Foot, out: &mut Vec<Move>) {
         let seat = self.to_act;
         let fitting = self.hand(seat).and(foot.fitting());
         // As `Foot::places_for` lists them, without asking the table
@@ -48,7 +48,7 @@ impl Game {
     /// tile in the set and in its hand) at a chicken foot.
     #[cold]
     #[inline(never)]
-    pub(super) fn check_foot(&self, foot: &Foot, mv: Move) -> Result<(), PlayError> {
+    pub(in crate::rules) fn check_foot(&self, foot: &Foot, mv: Move) -> Result<(), PlayError> {
         let seat = mv.seat;
         let can_place = !self.hand(seat).and(foot.fitting()).is_empty();
         match mv.action {
@@ -77,7 +77,7 @@ impl Game {
     /// already pushed), then ends the round if it is blocked.
     #[cold]
     #[inline(never)]
-    pub(super) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+    pub(in crate::rules) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         match self.table {
             Some(Table::Trains(_)) => self.play_train(mv, sink),
             Some(Table::Foot(_)) => self.play_foot(mv, sink),
@@ -143,7 +143,7 @@ impl Game {
     }
 
     /// Ends `seat`'s turn at a chicken foot: the next seat acts.
-    fn end_foot_turn(&mut self, seat: super::moves::Seat) {
+    fn end_foot_turn(&mut self, seat: crate::rules::moves::Seat) {
         self.drew_this_turn = false;
         self.to_act = self.next_seat(seat);
     }

@@ -18,22 +18,22 @@
 //! that ended the match by its points is the history's last, as it is for
 //! any move that ended the match.
 
-use super::deal::forced_lead_for;
-use super::end::{ByEnd, End};
-use super::errors::{LayoutPlace, SetupError, TilePlace};
-use super::game::Game;
-use super::layout::{Layout, SpinnerAt};
-use super::moves::Action;
-use super::options::{DrawRule, InPlayScoring, LeadRule, Rules};
-use super::record::MatchDigest;
-use super::setup::taken_back;
-use super::train_game::TurnState;
+use crate::rules::deal::forced_lead_for;
+use crate::rules::end::{ByEnd, End};
+use crate::rules::errors::{LayoutPlace, SetupError, TilePlace};
+use crate::rules::game::Game;
+use crate::rules::layout::{Layout, SpinnerAt};
+use crate::rules::moves::Action;
+use crate::rules::options::{DrawRule, InPlayScoring, LeadRule, Rules};
+use crate::rules::record::MatchDigest;
+use crate::rules::setup::taken_back;
+use crate::rules::train_game::TurnState;
 
 impl Game {
     /// Checks a line's history against the rest of the state (`self`,
     /// assembled from the setup; its tiles, seats and layout already
     /// checked).
-    pub(super) fn check_line_history(&self) -> Result<(), SetupError> {
+    pub(in crate::rules) fn check_line_history(&self) -> Result<(), SetupError> {
         let Some(first) = self.history.first() else {
             return Ok(());
         };

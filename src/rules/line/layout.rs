@@ -1,11 +1,11 @@
 //! The tiles on the table: a lead, two arms growing from its halves and,
 //! under spinner rules, two more arms growing from the spinner's short ends.
 
-use super::connect::Connect;
-use super::end::{ByEnd, End, EndBits};
-use super::errors::LayoutError;
-use super::options::LayoutRule;
-use super::tile::{Tile, TileSet};
+use crate::rules::connect::Connect;
+use crate::rules::end::{ByEnd, End, EndBits};
+use crate::rules::errors::LayoutError;
+use crate::rules::options::LayoutRule;
+use crate::rules::tile::{Tile, TileSet};
 
 /// A tile on an arm, read outward from the lead.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -124,7 +124,7 @@ impl Clone for Layout {
         }
     }
 
-    /// Reuses the arms' room (see [`Game`](super::Game)'s `clone_from`).
+    /// Reuses the arms' room (see [`Game`](crate::rules::Game)'s `clone_from`).
     fn clone_from(&mut self, source: &Layout) {
         let mut arms = std::mem::take(&mut self.arms);
         for (mine, theirs) in arms.values_mut().zip(source.arms.values()) {

@@ -2,13 +2,13 @@
 //! Train) or a chicken foot. A line game's table is the game's `Layout`
 //! and it has none of these, so that its hot path tests one `None`.
 
-use super::errors::{NoDraw, PlayError};
-use super::foot::Foot;
-use super::game::Game;
-use super::moves::{Action, Move, Seat};
-use super::options::{Rules, TableKind};
-use super::tile::TileSet;
-use super::trains::Trains;
+use crate::rules::errors::{NoDraw, PlayError};
+use crate::rules::foot::Foot;
+use crate::rules::game::Game;
+use crate::rules::moves::{Action, Move, Seat};
+use crate::rules::options::{Rules, TableKind};
+use crate::rules::tile::TileSet;
+use crate::rules::trains::Trains;
 
 /// A table other than a line.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -87,7 +87,7 @@ impl Game {
     /// The tiles of `hand` that the seat to act may place now.
     #[cold]
     #[inline(never)]
-    pub(super) fn table_placeable(&self, table: &Table, hand: TileSet) -> TileSet {
+    pub(in crate::rules) fn table_placeable(&self, table: &Table, hand: TileSet) -> TileSet {
         match table {
             Table::Trains(trains) => self.train_placeable(trains, self.to_act, hand),
             Table::Foot(foot) => hand.and(foot.fitting()),
@@ -99,7 +99,7 @@ impl Game {
     /// while there is one).
     #[cold]
     #[inline(never)]
-    pub(super) fn table_blocked(&self, table: &Table) -> bool {
+    pub(in crate::rules) fn table_blocked(&self, table: &Table) -> bool {
         match table {
             Table::Trains(trains) => self.train_blocked(trains),
             Table::Foot(foot) => self.all_hands().and(foot.fitting()).is_empty(),
@@ -109,7 +109,7 @@ impl Game {
     /// The legal moves of the seat to act, written into `out`.
     #[cold]
     #[inline(never)]
-    pub(super) fn table_moves_into(&self, table: &Table, out: &mut Vec<Move>) {
+    pub(in crate::rules) fn table_moves_into(&self, table: &Table, out: &mut Vec<Move>) {
         match table {
             Table::Trains(trains) => self.train_moves_into(trains, out),
             Table::Foot(foot) => self.foot_moves_into(foot, out),
@@ -120,7 +120,11 @@ impl Game {
     /// and in its hand already known).
     #[cold]
     #[inline(never)]
-    pub(super) fn check_on_table(&self, table: &Table, mv: Move) -> Result<(), PlayError> {
+    pub(in crate::rules) fn check_on_table(
+        &self,
+        table: &Table,
+        mv: Move,
+    ) -> Result<(), PlayError> {
         match table {
             Table::Trains(trains) => self.check_train(trains, mv),
             Table::Foot(foot) => self.check_foot(foot, mv),
@@ -129,7 +133,7 @@ impl Game {
 
     /// A seat with no placement draws one tile if it may, else passes:
     /// adds that move to `out` when nothing else is in it.
-    pub(super) fn draw_or_pass_if_stuck(&self, out: &mut Vec<Move>) {
+    pub(in crate::rules) fn draw_or_pass_if_stuck(&self, out: &mut Vec<Move>) {
         if out.is_empty() {
             let seat = self.to_act;
             out.push(if self.may_draw() {
@@ -143,7 +147,11 @@ impl Game {
     /// Checks a draw or a pass (`mv`) by a seat that `can_place` or not: a
     /// seat that can place must; one that cannot draws one tile while it
     /// may, then passes.
-    pub(super) fn check_draw_or_pass(&self, mv: Move, can_place: bool) -> Result<(), PlayError> {
+    pub(in crate::rules) fn check_draw_or_pass(
+        &self,
+        mv: Move,
+        can_place: bool,
+    ) -> Result<(), PlayError> {
         let seat = mv.seat;
         match mv.action {
             Action::Draw if can_place => Err(PlayError::MustPlayNotDraw { seat }),

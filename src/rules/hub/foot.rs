@@ -13,8 +13,8 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::layout::Placed;
-use super::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
+use crate::rules::layout::Placed;
+use crate::rules::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
 
 /// The tiles of the largest set but the hub: the most a foot table holds.
 const PLACED_CAPACITY: usize = TileSet::full(MAX_PIP_LIMIT).len() as usize - 1;

@@ -12,11 +12,11 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::deal::MAX_SEATS;
-use super::layout::Placed;
-use super::moves::{Move, Seat, push_per_place};
-use super::place::Place;
-use super::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
+use crate::rules::deal::MAX_SEATS;
+use crate::rules::layout::Placed;
+use crate::rules::moves::{Move, Seat, push_per_place};
+use crate::rules::place::Place;
+use crate::rules::tile::{MAX_PIP_LIMIT, Tile, TileSet, ones};
 
 /// The most tiles a train can hold: every tile of the largest set but the
 /// hub. A train keeps them inline, so that placing a tile never allocates
@@ -194,7 +194,7 @@ impl Trains {
     /// by seat, then the Mexican train if `public_train` — and the train
     /// whose double is unsatisfied. A train's open end is its last tile's
     /// outer half (the hub's number while it has none). Only
-    /// [`Game::from_setup`](super::Game::from_setup), which checks the table
+    /// [`Game::from_setup`](crate::rules::Game::from_setup), which checks the table
     /// against the round's moves, makes a game of it.
     #[must_use]
     pub fn from_parts(

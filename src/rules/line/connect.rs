@@ -2,8 +2,8 @@
 //! in one place. Adding a rule means adding a [`Connect`] value and its
 //! answers here; the layout and the legal moves only ask.
 
-use super::layout::Placed;
-use super::tile::{Tile, TileSet};
+use crate::rules::layout::Placed;
+use crate::rules::tile::{Tile, TileSet};
 
 /// How a tile must touch the number it is placed on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -1,7 +1,7 @@
 //! How a turn goes at a train table (Mexican Train): the legal moves, the
 //! checks and the play of a move. Where a tile fits, the markers and the
-//! unsatisfied double are the table's ([`trains`](super::trains)); how a
-//! round is scored and the match ends is [`settle`](super::settle)'s.
+//! unsatisfied double are the table's ([`trains`](crate::rules::trains)); how a
+//! round is scored and the match ends is [`settle`](crate::rules::settle)'s.
 //!
 //! A turn places one tile, except that the seat that places a double acts
 //! again to cover it, and a seat's first turn of a round that begins by
@@ -10,14 +10,14 @@
 //! cannot place draws one tile, then places or passes; a pass raises its
 //! marker.
 
-use super::errors::PlayError;
-use super::events::{Event, EventSink, HandEnd};
-use super::game::Game;
-use super::moves::{Action, Move, Seat};
-use super::options::TableKind;
-use super::table::Table;
-use super::tile::{Tile, TileSet};
-use super::trains::{TrainFault, TrainId, Trains};
+use crate::rules::errors::PlayError;
+use crate::rules::events::{Event, EventSink, HandEnd};
+use crate::rules::game::Game;
+use crate::rules::moves::{Action, Move, Seat};
+use crate::rules::options::TableKind;
+use crate::rules::table::Table;
+use crate::rules::tile::{Tile, TileSet};
+use crate::rules::trains::{TrainFault, TrainId, Trains};
 
 /// How the current turn stands at a train table, and which seats have had
 /// a turn this round. Everything here follows from the round's history.
@@ -104,7 +104,12 @@ impl Game {
     // that there is no train table.
     #[cold]
     #[inline(never)]
-    pub(super) fn train_placeable(&self, trains: &Trains, seat: Seat, hand: TileSet) -> TileSet {
+    pub(in crate::rules) fn train_placeable(
+        &self,
+        trains: &Trains,
+        seat: Seat,
+        hand: TileSet,
+    ) -> TileSet {
         hand.and(
             trains
                 .open_places(seat, self.in_open_chain(trains))
@@ -125,7 +130,7 @@ impl Game {
     // that there is no train table.
     #[cold]
     #[inline(never)]
-    pub(super) fn train_moves_into(&self, trains: &Trains, out: &mut Vec<Move>) {
+    pub(in crate::rules) fn train_moves_into(&self, trains: &Trains, out: &mut Vec<Move>) {
         let seat = self.to_act;
         let chain = self.in_open_chain(trains);
         let open = trains.open_places(seat, chain);
@@ -144,7 +149,7 @@ impl Game {
     // that there is no train table.
     #[cold]
     #[inline(never)]
-    pub(super) fn check_train(&self, trains: &Trains, mv: Move) -> Result<(), PlayError> {
+    pub(in crate::rules) fn check_train(&self, trains: &Trains, mv: Move) -> Result<(), PlayError> {
         let seat = mv.seat;
         let can_place = !self
             .train_placeable(trains, seat, self.hand(seat))
@@ -177,7 +182,7 @@ impl Game {
     /// already pushed), then ends the round if it is blocked. The table is
     /// changed where it lies, beside the fields a turn changes: moving it
     /// out and back cost every move a copy and a check.
-    pub(super) fn play_train<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+    pub(in crate::rules) fn play_train<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let Some(Table::Trains(trains)) = &mut self.table else {
             return;
         };
@@ -268,7 +273,7 @@ impl Game {
     // that there is no train table.
     #[cold]
     #[inline(never)]
-    pub(super) fn train_blocked(&self, trains: &Trains) -> bool {
+    pub(in crate::rules) fn train_blocked(&self, trains: &Trains) -> bool {
         self.all_hands().and(trains.fitting(0, true)).is_empty()
     }
 }
