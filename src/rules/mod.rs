@@ -4,7 +4,8 @@
 //! seats, the deal, the scores, the hand's history, the digest), and the
 //! table of its family. The families show in the layout:
 //! `line/` (tiles matched end to end on a line), `hub/` (a hub with trains
-//! or a chicken foot); the rest is shared. Each module is also reachable
+//! or a chicken foot), `tricks/` (tiles played to tricks); the rest is
+//! shared. Each module is also reachable
 //! at `rules::<name>`, whatever its family.
 //!
 //! Shared by every family:
@@ -57,6 +58,10 @@
 //! - [`foot_game`]: how a turn goes at a chicken foot.
 //! - [`table_setup`]: the checked constructor's steps for a table that is
 //!   not a line: the round rebuilt from its history.
+//!
+//! [`tricks`]: the trick-taking games (to come in steps).
+//! - [`tricks::contract`]: what the declarer names ([`tricks::contract::Contract`]).
+//! - [`tricks::suit`]: suits, following, ranks and a trick's winner.
 
 pub mod action;
 pub mod chance;
@@ -78,6 +83,7 @@ pub mod scoring;
 pub mod settle;
 pub mod setup;
 pub mod tile;
+pub mod tricks;
 pub mod view;
 
 pub use hub::{foot, foot_game, table, table_setup, train_game, trains};

@@ -1,0 +1,7 @@
+//! The trick-taking games (the rule book's §8 and §9: Texas 42 and Moon):
+//! no layout; tiles are bid on, a contract is named and tiles are played
+//! to tricks. Built in steps (docs/design/families.md); so far the
+//! contract and the suits.
+
+pub mod contract;
+pub mod suit;
