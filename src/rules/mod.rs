@@ -60,6 +60,7 @@
 //!   not a line: the round rebuilt from its history.
 //!
 //! [`tricks`]: the trick-taking games (to come in steps).
+//! - [`tricks::auction`]: the bids open to a seat and who wins them.
 //! - [`tricks::contract`]: what the declarer names ([`tricks::contract::Contract`]).
 //! - [`tricks::suit`]: suits, following, ranks and a trick's winner.
 

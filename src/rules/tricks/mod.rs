@@ -3,5 +3,6 @@
 //! to tricks. Built in steps (docs/design/families.md); so far the
 //! contract and the suits.
 
+pub mod auction;
 pub mod contract;
 pub mod suit;
