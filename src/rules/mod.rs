@@ -63,6 +63,8 @@
 //! - [`tricks::auction`]: the bids open to a seat and who wins them.
 //! - [`tricks::contract`]: what the declarer names ([`tricks::contract::Contract`]).
 //! - [`tricks::suit`]: suits, following, ranks and a trick's winner.
+//! - [`tricks::trick`]: what a trick is worth (the count).
+//! - [`tricks::settle`]: made or set, and what a hand scores.
 
 pub mod action;
 pub mod chance;

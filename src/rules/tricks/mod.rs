@@ -1,8 +1,10 @@
 //! The trick-taking games (the rule book's §8 and §9: Texas 42 and Moon):
 //! no layout; tiles are bid on, a contract is named and tiles are played
 //! to tricks. Built in steps (docs/design/families.md); so far the
-//! contract and the suits.
+//! auction, the contract, the suits, a trick's worth and settlement.
 
 pub mod auction;
 pub mod contract;
+pub mod settle;
 pub mod suit;
+pub mod trick;
