@@ -65,6 +65,7 @@
 //! - [`tricks::suit`]: suits, following, ranks and a trick's winner.
 //! - [`tricks::trick`]: what a trick is worth (the count).
 //! - [`tricks::settle`]: made or set, and what a hand scores.
+//! - [`tricks::hand`]: one hand from its deal to its end.
 
 pub mod action;
 pub mod chance;

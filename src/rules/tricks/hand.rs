@@ -1,0 +1,715 @@
+//! One hand of a trick game from its deal to its end (RULES.md §8, §9):
+//! the auction, the contract named by the declarer, Moon's widow taken
+//! and a tile laid away, then the tricks, each led by the last one's
+//! winner, until the hand is decided (Texas 42 stops there unless
+//! `play_out`) or all seven are played. It holds the hand alone: the deal
+//! it starts from and the match it belongs to are the match machinery's
+//! (docs/design/families.md, step 4).
+
+use crate::rules::moves::Seat;
+use crate::rules::tile::{Tile, TileSet};
+
+use super::auction::{AllPass, Auction, AuctionEnd, Bid, BidError, Bidding};
+use super::contract::{Contract, DoublesRank};
+use super::settle::{TRICKS, Taken, Verdict, verdict};
+use super::suit::{MAX_PIP, Suits};
+use super::trick;
+
+/// Seats a trick game may have.
+const MAX_SEATS: usize = 4;
+
+/// The options of a trick hand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TrickRules {
+    /// The bids: Texas 42's (with plunge and splash) or Moon's.
+    pub bidding: Bidding,
+    /// When every seat passes.
+    pub all_pass: AllPass,
+    /// Whether all seven tricks are played once the hand is decided.
+    pub play_out: bool,
+    /// Whether nello may be named after a marks bid.
+    pub nello: bool,
+    /// Whether sevens may be named after a marks bid.
+    pub sevens: bool,
+    /// Where the doubles rank under follow-me.
+    pub follow_me_doubles: DoublesRank,
+    /// Where the doubles rank under nello.
+    pub nello_doubles: DoublesRank,
+}
+
+impl TrickRules {
+    /// Straight 42 (N42PA): no nello, plunge, splash or sevens; reshake
+    /// when all pass; play stops when the hand is decided.
+    #[must_use]
+    pub const fn texas42() -> TrickRules {
+        TrickRules {
+            bidding: Bidding::Texas42 {
+                plunge: false,
+                splash: false,
+            },
+            all_pass: AllPass::Reshake,
+            play_out: false,
+            nello: false,
+            sevens: false,
+            follow_me_doubles: DoublesRank::High,
+            nello_doubles: DoublesRank::OwnSuit,
+        }
+    }
+
+    /// Moon: tricks bid, the widow, every trick played.
+    #[must_use]
+    pub const fn moon() -> TrickRules {
+        TrickRules {
+            bidding: Bidding::Moon,
+            all_pass: AllPass::Reshake,
+            play_out: true,
+            nello: false,
+            sevens: false,
+            follow_me_doubles: DoublesRank::High,
+            nello_doubles: DoublesRank::OwnSuit,
+        }
+    }
+
+    /// Whether these are Moon's rules.
+    const fn is_moon(self) -> bool {
+        matches!(self.bidding, Bidding::Moon)
+    }
+}
+
+/// What a seat does in a trick hand.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TrickMove {
+    /// Passes in the auction.
+    Pass,
+    /// Bids.
+    Bid(Bid),
+    /// Names the contract (the declarer).
+    Name(Contract),
+    /// Lays a tile away (Moon's bidder, after taking the widow).
+    Discard(Tile),
+    /// Plays a tile to the trick.
+    Play(Tile),
+}
+
+/// Where a hand stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Stage {
+    /// The auction runs.
+    Bidding,
+    /// The declarer names the contract.
+    Naming,
+    /// Moon's bidder lays a tile away.
+    Discarding,
+    /// Tricks are played.
+    Playing,
+    /// The hand is over: decided, played out, or passed by all.
+    Over,
+}
+
+/// Why a move is refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum TrickError {
+    /// The hand is over.
+    #[error("the hand is over")]
+    Over,
+    /// Another seat acts now.
+    #[error("seat {to_act} acts now, not seat {seat}")]
+    NotYourTurn {
+        /// The seat that tried.
+        seat: Seat,
+        /// The seat to act.
+        to_act: Seat,
+    },
+    /// A bid or pass the auction refuses.
+    #[error(transparent)]
+    Bid(#[from] BidError),
+    /// Not a move of this stage, or not one the rules allow the seat (a
+    /// contract the bid does not open, a tile not held, a tile that does
+    /// not follow suit).
+    #[error("{0:?} is not a legal move now")]
+    NotLegal(TrickMove),
+}
+
+/// One hand of a trick game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TrickHand {
+    /// The options.
+    rules: TrickRules,
+    /// Seats (4 at Texas 42, 3 at Moon).
+    players: Seat,
+    /// Each seat's tiles.
+    hands: [TileSet; MAX_SEATS],
+    /// Moon's widow, until the bidder takes it.
+    widow: Option<Tile>,
+    /// The tile Moon's bidder laid away.
+    discard: Option<Tile>,
+    /// The auction.
+    auction: Auction,
+    /// The declarer (who names the contract and leads the first trick).
+    declarer: Seat,
+    /// The suits of the named contract.
+    suits: Option<Suits>,
+    /// The seat sitting out (the nello bidder's partner).
+    sits_out: Option<Seat>,
+    /// Where the hand stands.
+    stage: Stage,
+    /// The seat that led the trick in progress.
+    leader: Seat,
+    /// The trick in progress, from its leader.
+    trick: Vec<Tile>,
+    /// Tricks each seat has won.
+    tricks: [u8; MAX_SEATS],
+    /// Points (tricks and count) each seat has won.
+    points: [u8; MAX_SEATS],
+    /// The verdict, once decided.
+    verdict: Option<Verdict>,
+}
+
+impl TrickHand {
+    /// The hand dealt `hands` (and Moon's `widow`), the seat left of
+    /// `shaker` bidding first.
+    #[must_use]
+    pub fn dealt(
+        rules: TrickRules,
+        shaker: Seat,
+        hands: &[TileSet],
+        widow: Option<Tile>,
+    ) -> TrickHand {
+        let players = u8::try_from(hands.len().min(MAX_SEATS)).unwrap_or(0).max(1);
+        let mut dealt = [TileSet::EMPTY; MAX_SEATS];
+        for (slot, &hand) in dealt.iter_mut().zip(hands) {
+            *slot = hand;
+        }
+        let first = (shaker % players + 1) % players;
+        TrickHand {
+            rules,
+            players,
+            hands: dealt,
+            widow,
+            discard: None,
+            auction: Auction::new(rules.bidding, rules.all_pass, players, first),
+            declarer: first,
+            suits: None,
+            sits_out: None,
+            stage: Stage::Bidding,
+            leader: first,
+            trick: Vec::with_capacity(MAX_SEATS),
+            tricks: [0; MAX_SEATS],
+            points: [0; MAX_SEATS],
+            verdict: None,
+        }
+    }
+
+    /// Where the hand stands.
+    #[must_use]
+    pub const fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The auction.
+    #[must_use]
+    pub const fn auction(&self) -> &Auction {
+        &self.auction
+    }
+
+    /// `seat`'s tiles.
+    #[must_use]
+    pub fn hand(&self, seat: Seat) -> TileSet {
+        self.hands
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The trick in progress and the seat that led it.
+    #[must_use]
+    pub fn trick(&self) -> (Seat, &[Tile]) {
+        (self.leader, &self.trick)
+    }
+
+    /// Tricks and points each seat has won.
+    #[must_use]
+    pub fn taken(&self) -> (&[u8], &[u8]) {
+        let n = usize::from(self.players);
+        (&self.tricks[..n], &self.points[..n])
+    }
+
+    /// The contract, once named.
+    #[must_use]
+    pub fn contract(&self) -> Option<Contract> {
+        self.suits.map(Suits::contract)
+    }
+
+    /// The verdict, once the hand is decided (Texas 42) or over (Moon).
+    #[must_use]
+    pub const fn verdict(&self) -> Option<Verdict> {
+        self.verdict
+    }
+
+    /// The seat to act; `None` once the hand is over.
+    #[must_use]
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.stage {
+            Stage::Bidding => self.auction.to_speak(),
+            Stage::Naming => Some(self.declarer),
+            Stage::Discarding => self.bidder(),
+            Stage::Playing => Some(self.in_trick_order(self.trick.len())),
+            Stage::Over => None,
+        }
+    }
+
+    /// The auction's winner.
+    fn bidder(&self) -> Option<Seat> {
+        self.auction.standing().map(|(seat, _)| seat)
+    }
+
+    /// The seat `k` places after the leader, the seat sitting out skipped.
+    fn in_trick_order(&self, k: usize) -> Seat {
+        let mut seat = self.leader;
+        let mut left = k;
+        while left > 0 {
+            seat = (seat + 1) % self.players;
+            if Some(seat) != self.sits_out {
+                left -= 1;
+            }
+        }
+        seat
+    }
+
+    /// Tiles in a full trick.
+    fn trick_size(&self) -> usize {
+        usize::from(self.players) - usize::from(self.sits_out.is_some())
+    }
+
+    /// Doubles `seat` holds.
+    fn doubles(&self, seat: Seat) -> u32 {
+        self.hand(seat)
+            .iter()
+            .filter(|tile| tile.is_double())
+            .count() as u32
+    }
+
+    /// The contracts the declarer may name after `bid`.
+    fn contracts(&self, bid: Bid) -> Vec<Contract> {
+        let mut open: Vec<Contract> = (0..=MAX_PIP).map(Contract::Trumps).collect();
+        if !self.rules.is_moon() {
+            open.push(Contract::Doubles);
+        }
+        open.push(Contract::FollowMe);
+        if matches!(bid, Bid::Marks(_)) {
+            if self.rules.nello {
+                open.push(Contract::Nello);
+            }
+            if self.rules.sevens {
+                open.push(Contract::Sevens);
+            }
+        }
+        open
+    }
+
+    /// Every move the seat to act may make.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<TrickMove> {
+        let Some(seat) = self.to_act() else {
+            return Vec::new();
+        };
+        match self.stage {
+            Stage::Bidding => {
+                let mut moves: Vec<TrickMove> = self
+                    .auction
+                    .may_pass()
+                    .then_some(TrickMove::Pass)
+                    .into_iter()
+                    .collect();
+                moves.extend(
+                    self.auction
+                        .open_bids(self.doubles(seat))
+                        .into_iter()
+                        .map(TrickMove::Bid),
+                );
+                moves
+            }
+            Stage::Naming => self
+                .auction
+                .standing()
+                .map(|(_, bid)| {
+                    self.contracts(bid)
+                        .into_iter()
+                        .map(TrickMove::Name)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Stage::Discarding => self.hand(seat).iter().map(TrickMove::Discard).collect(),
+            Stage::Playing => self
+                .suits
+                .map(|suits| {
+                    suits
+                        .playable(self.hand(seat), self.trick.first().copied())
+                        .iter()
+                        .map(TrickMove::Play)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Stage::Over => Vec::new(),
+        }
+    }
+
+    /// `seat` makes `mv`.
+    ///
+    /// # Errors
+    /// The hand over, another seat to act, or a move the seat may not make
+    /// now.
+    pub fn play(&mut self, seat: Seat, mv: TrickMove) -> Result<(), TrickError> {
+        let to_act = self.to_act().ok_or(TrickError::Over)?;
+        if seat != to_act {
+            return Err(TrickError::NotYourTurn { seat, to_act });
+        }
+        match (self.stage, mv) {
+            (Stage::Bidding, TrickMove::Pass | TrickMove::Bid(_)) => {
+                let bid = match mv {
+                    TrickMove::Bid(bid) => Some(bid),
+                    _ => None,
+                };
+                self.auction.speak(seat, bid, self.doubles(seat))?;
+                self.after_auction();
+            }
+            _ if !self.legal_moves().contains(&mv) => return Err(TrickError::NotLegal(mv)),
+            (_, TrickMove::Name(contract)) => self.name(contract),
+            (_, TrickMove::Discard(tile)) => {
+                self.take_from(seat, tile);
+                self.discard = Some(tile);
+                self.stage = Stage::Playing;
+            }
+            (_, TrickMove::Play(tile)) => self.play_tile(seat, tile),
+            (_, TrickMove::Pass | TrickMove::Bid(_)) => return Err(TrickError::NotLegal(mv)),
+        }
+        Ok(())
+    }
+
+    /// Moves on once the auction ends: to naming (the bidder, or the
+    /// partner after a plunge or splash), or over when all passed.
+    fn after_auction(&mut self) {
+        match self.auction.end() {
+            None => {}
+            Some(AuctionEnd::AllPassed) => self.stage = Stage::Over,
+            Some(AuctionEnd::Won { seat, bid }) => {
+                self.declarer = if matches!(bid, Bid::Plunge(_) | Bid::Splash(_)) {
+                    (seat + 2) % self.players
+                } else {
+                    seat
+                };
+                self.stage = Stage::Naming;
+            }
+        }
+    }
+
+    /// The declarer names `contract`: Moon's bidder takes the widow; the
+    /// nello bidder's partner sits out; the declarer leads.
+    fn name(&mut self, contract: Contract) {
+        self.suits = Some(Suits::new(
+            contract,
+            self.rules.follow_me_doubles,
+            self.rules.nello_doubles,
+        ));
+        self.leader = self.declarer;
+        if contract == Contract::Nello {
+            self.sits_out = Some((self.declarer + 2) % self.players);
+        }
+        match (self.widow.take(), self.bidder()) {
+            (Some(widow), Some(bidder)) => {
+                if let Some(hand) = self.hands.get_mut(usize::from(bidder)) {
+                    hand.insert(widow);
+                }
+                self.stage = Stage::Discarding;
+            }
+            _ => self.stage = Stage::Playing,
+        }
+    }
+
+    /// Takes `tile` from `seat`'s hand.
+    fn take_from(&mut self, seat: Seat, tile: Tile) {
+        if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
+            hand.remove(tile);
+        }
+    }
+
+    /// `seat` plays `tile` to the trick; a full trick goes to its winner,
+    /// who leads the next, and the hand may then be decided or over.
+    fn play_tile(&mut self, seat: Seat, tile: Tile) {
+        self.take_from(seat, tile);
+        self.trick.push(tile);
+        if self.trick.len() < self.trick_size() {
+            return;
+        }
+        let Some(suits) = self.suits else {
+            return;
+        };
+        let at = suits.winner(&self.trick).unwrap_or(0);
+        let winner = self.in_trick_order(at);
+        let points = if self.rules.is_moon() {
+            1
+        } else {
+            trick::points(&self.trick)
+        };
+        if let Some(won) = self.tricks.get_mut(usize::from(winner)) {
+            *won += 1;
+        }
+        if let Some(held) = self.points.get_mut(usize::from(winner)) {
+            *held = held.saturating_add(points);
+        }
+        self.trick.clear();
+        self.leader = winner;
+        let taken = self.sides_taken();
+        if let Some((_, bid)) = self.auction.standing() {
+            self.verdict = self.verdict.or(verdict(bid, suits.contract(), taken));
+        }
+        let all_played = taken.tricks() >= TRICKS;
+        let decided = self.verdict.is_some() && !self.rules.play_out;
+        if all_played || decided {
+            self.stage = Stage::Over;
+        }
+    }
+
+    /// What the bidding side (under nello: the bidder; at Moon: the
+    /// bidder alone) and the others have taken.
+    fn sides_taken(&self) -> Taken {
+        let bidder = self.bidder().unwrap_or(0);
+        let mut taken = Taken::default();
+        for seat in 0..self.players {
+            let on_bidders_side = if self.rules.is_moon() || self.sits_out.is_some() {
+                seat == bidder
+            } else {
+                seat % 2 == bidder % 2
+            };
+            let (tricks, points) = (
+                self.tricks.get(usize::from(seat)).copied().unwrap_or(0),
+                self.points.get(usize::from(seat)).copied().unwrap_or(0),
+            );
+            if on_bidders_side {
+                taken.bidders_tricks += tricks;
+                taken.bidders_points += points;
+            } else if Some(seat) != self.sits_out {
+                taken.others_tricks += tricks;
+                taken.others_points += points;
+            }
+        }
+        taken
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Moon set: double-six without 0-1 … 0-6.
+    fn moon_set() -> Vec<Tile> {
+        TileSet::full(MAX_PIP)
+            .iter()
+            .filter(|tile| tile.low() != 0 || tile.high() == 0)
+            .collect()
+    }
+
+    /// `tiles` shuffled by a small generator from `seed`, dealt 7 a seat
+    /// to `players`; what is left over.
+    fn deal(mut tiles: Vec<Tile>, players: usize, seed: u64) -> (Vec<TileSet>, Vec<Tile>) {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        for i in (1..tiles.len()).rev() {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let j = usize::try_from((state >> 33) % (i as u64 + 1)).unwrap_or(0);
+            tiles.swap(i, j);
+        }
+        let hands = (0..players)
+            .map(|seat| tiles[seat * 7..seat * 7 + 7].iter().copied().collect())
+            .collect();
+        (hands, tiles[players * 7..].to_vec())
+    }
+
+    /// Plays a hand to its end, each seat choosing among its legal moves
+    /// by `seed`; checks each step; answers the hand.
+    fn play_out(mut hand: TrickHand, seed: u64) -> TrickHand {
+        let mut state = seed;
+        for _ in 0..200 {
+            let Some(seat) = hand.to_act() else {
+                return hand;
+            };
+            let moves = hand.legal_moves();
+            assert!(
+                !moves.is_empty(),
+                "seat {seat} has no move at {:?}",
+                hand.stage()
+            );
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let mv = moves[usize::try_from((state >> 33) % moves.len() as u64).unwrap_or(0)];
+            // Another seat may not make it.
+            let other = (seat + 1) % hand.players;
+            assert!(matches!(
+                hand.play(other, mv),
+                Err(TrickError::NotYourTurn { .. })
+            ));
+            hand.play(seat, mv).expect("a legal move is accepted");
+        }
+        panic!("the hand did not end");
+    }
+
+    #[test]
+    fn texas42_hands_end_decided_or_passed_and_played_out_they_count_42() {
+        let mut rules = TrickRules::texas42();
+        rules.bidding = Bidding::Texas42 {
+            plunge: true,
+            splash: true,
+        };
+        rules.nello = true;
+        rules.sevens = true;
+        for play_out in [false, true] {
+            rules.play_out = play_out;
+            for seed in 0..400 {
+                let (hands, _) = deal(TileSet::full(MAX_PIP).iter().collect(), 4, seed);
+                let hand = play_out_hand(rules, &hands, None, seed);
+                if hand.auction().end() == Some(AuctionEnd::AllPassed) {
+                    assert_eq!(hand.verdict(), None);
+                    continue;
+                }
+                assert!(hand.verdict().is_some(), "decided");
+                let (tricks, points) = hand.taken();
+                let played: u32 = tricks.iter().map(|&t| u32::from(t)).sum();
+                if play_out {
+                    assert_eq!(played, 7);
+                    // Under nello the partner's seven tiles stay in hand.
+                    if hand.contract() != Some(Contract::Nello) {
+                        let total: u32 = points.iter().map(|&p| u32::from(p)).sum();
+                        assert_eq!(total, 42);
+                    }
+                }
+            }
+        }
+    }
+
+    fn play_out_hand(
+        rules: TrickRules,
+        hands: &[TileSet],
+        widow: Option<Tile>,
+        seed: u64,
+    ) -> TrickHand {
+        play_out(
+            TrickHand::dealt(rules, (seed % 4) as Seat, hands, widow),
+            seed,
+        )
+    }
+
+    #[test]
+    fn moon_hands_play_every_trick_and_the_bidder_discards_one_of_eight() {
+        for seed in 0..400 {
+            let (hands, left) = deal(moon_set(), 3, seed);
+            assert_eq!(left.len(), 1, "the widow");
+            let mut hand = TrickHand::dealt(
+                TrickRules::moon(),
+                (seed % 3) as Seat,
+                &hands,
+                left.first().copied(),
+            );
+            // Bid, then name: the bidder holds eight and lays one away.
+            while hand.stage() == Stage::Bidding {
+                let seat = hand.to_act().expect("a seat bids");
+                let mv = *hand.legal_moves().last().expect("a bid");
+                hand.play(seat, mv).expect("a bid");
+            }
+            let Some((bidder, _)) = hand.auction().standing() else {
+                continue;
+            };
+            assert!(
+                !hand
+                    .legal_moves()
+                    .contains(&TrickMove::Name(Contract::Doubles))
+            );
+            let mv = hand.legal_moves()[0];
+            hand.play(bidder, mv).expect("a contract");
+            assert_eq!(hand.stage(), Stage::Discarding);
+            assert_eq!(hand.hand(bidder).len(), 8);
+            let hand = play_out(hand, seed);
+            let (tricks, points) = hand.taken();
+            assert_eq!(tricks.iter().map(|&t| u32::from(t)).sum::<u32>(), 7);
+            assert_eq!(tricks, points, "a point a trick");
+            assert!(hand.verdict().is_some());
+        }
+    }
+
+    /// Four hands of Texas 42: seat 0 holds `first`, the others the rest
+    /// in order.
+    fn seat_0_holding(first: TileSet) -> Vec<TileSet> {
+        let rest: Vec<Tile> = TileSet::full(MAX_PIP).minus(first).iter().collect();
+        let mut hands = vec![first];
+        hands.extend(
+            rest.chunks(7)
+                .map(|chunk| chunk.iter().copied().collect::<TileSet>()),
+        );
+        hands
+    }
+
+    #[test]
+    fn w6_nello_the_partner_sits_out_and_the_bidder_leads() {
+        let mut rules = TrickRules::texas42();
+        rules.nello = true;
+        let hands = seat_0_holding((0..=6).map(|n| Tile::new(n, 0)).collect());
+        // Seat 3 shakes: seat 0 bids first.
+        let mut hand = TrickHand::dealt(rules, 3, &hands, None);
+        hand.play(0, TrickMove::Bid(Bid::Marks(1))).expect("1 mark");
+        for seat in [1, 2, 3] {
+            hand.play(seat, TrickMove::Pass).expect("a pass");
+        }
+        assert!(
+            hand.legal_moves()
+                .contains(&TrickMove::Name(Contract::Nello))
+        );
+        hand.play(0, TrickMove::Name(Contract::Nello))
+            .expect("nello");
+        assert_eq!(hand.to_act(), Some(0));
+        hand.play(0, TrickMove::Play(Tile::new(1, 0)))
+            .expect("the lead");
+        // Seat 2 sits out: after seat 1 comes seat 3, then the trick is full.
+        let follow = hand.legal_moves()[0];
+        hand.play(1, follow).expect("seat 1");
+        assert_eq!(hand.to_act(), Some(3));
+        let follow = hand.legal_moves()[0];
+        hand.play(3, follow).expect("seat 3");
+        assert_eq!(hand.trick().1.len(), 0, "a trick of three tiles");
+        assert_eq!(hand.hand(2).len(), 7, "the partner's tiles stay");
+        let hand = play_out(hand, 7);
+        // Holding all the blanks, the bidder never takes a trick.
+        assert_eq!(hand.verdict(), Some(Verdict::Made));
+        assert_eq!(hand.taken().0[0], 0);
+    }
+
+    #[test]
+    fn a_plunge_is_named_and_led_by_the_partner() {
+        let mut rules = TrickRules::texas42();
+        rules.bidding = Bidding::Texas42 {
+            plunge: true,
+            splash: false,
+        };
+        let hands = seat_0_holding((0..=6).map(|n| Tile::new(n, n)).collect());
+        let mut hand = TrickHand::dealt(rules, 3, &hands, None);
+        assert!(hand.legal_moves().contains(&TrickMove::Bid(Bid::Plunge(4))));
+        hand.play(0, TrickMove::Bid(Bid::Plunge(4)))
+            .expect("plunge");
+        for seat in [1, 2, 3] {
+            hand.play(seat, TrickMove::Pass).expect("a pass");
+        }
+        assert_eq!(hand.to_act(), Some(2), "the partner names");
+        assert!(
+            !hand
+                .legal_moves()
+                .contains(&TrickMove::Name(Contract::Nello))
+        );
+        hand.play(2, TrickMove::Name(Contract::Doubles))
+            .expect("doubles");
+        assert_eq!(hand.to_act(), Some(2), "and leads");
+        assert_eq!(
+            hand.play(1, TrickMove::Play(Tile::new(6, 5))),
+            Err(TrickError::NotYourTurn { seat: 1, to_act: 2 })
+        );
+    }
+}
