@@ -906,6 +906,7 @@ async fn playground_is_served_and_calls_only_the_public_api() {
         book.headers[header::CONTENT_TYPE],
         "text/markdown; charset=utf-8"
     );
+    assert_eq!(book.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     let book = String::from_utf8_lossy(&book.body).into_owned();
     let variants = post_json(&format!("{}/v1/ListVariants", server.url()), "")
         .await

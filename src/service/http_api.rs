@@ -147,12 +147,17 @@ async fn serve_favicon() -> Response {
 }
 
 /// A file built into the binary, with its type and how long a browser may
-/// keep it.
+/// keep it; browsers are told to take the type as given, never to guess
+/// another (the rule book is Markdown, not a page to render).
 fn static_file(content_type: &'static str, cache: &'static str, body: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
             (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
         ],
         body,
     )
