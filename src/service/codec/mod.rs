@@ -65,6 +65,17 @@ fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
     if version == LINE_FORMAT || version == HUB_FORMAT {
         return Ok(());
     }
+    if version == 0 {
+        // Every state the server hands out says its format: one without
+        // (`{}`, or a state's fields with none of its own) is no state.
+        return Err(ApiError::invalid(
+            ErrorReason::MissingField,
+            format!("{prefix}.format_version"),
+            format!(
+                "{prefix} is not a state: it has no format_version (a state the server handed out has {LINE_FORMAT} for a line, {HUB_FORMAT} for a table with a hub)"
+            ),
+        ));
+    }
     Err(ApiError::invalid(
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
@@ -100,4 +111,26 @@ fn check_format_of(version: u32, table: TableKind, prefix: &str) -> Result<(), A
             "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, that of a table with a hub (trains, a chicken foot) {HUB_FORMAT}"
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_without_a_format_is_no_state_and_an_unknown_one_is_named() {
+        let error = check_format_version(0, "state").expect_err("no format");
+        assert_eq!(error.reason, ErrorReason::MissingField);
+        assert_eq!(error.field, "state.format_version");
+        assert!(error.message.contains("not a state"), "{}", error.message);
+        let error = check_format_version(9, "state").expect_err("format 9");
+        assert_eq!(error.reason, ErrorReason::UnsupportedFormatVersion);
+        assert!(
+            error.message.contains("format version 9"),
+            "{}",
+            error.message
+        );
+        assert!(check_format_version(LINE_FORMAT, "state").is_ok());
+        assert!(check_format_version(HUB_FORMAT, "state").is_ok());
+    }
 }
