@@ -108,6 +108,11 @@ pub fn connect(watch: Result<Watch, ApiError>, json: bool) -> Response {
             (None, Some(error))
         }
     };
+    // The last envelope, and the state after it: the stream is done.
+    let end = |error: Option<&ApiError>| {
+        let end = envelope(END_STREAM, &super::connect::end_of_stream(error));
+        Some((Ok(Frame::data(end)), (None, None, true)))
+    };
     let frames: Frames = Box::pin(futures_util::stream::unfold(
         (watch, refused, false),
         move |(mut watch, refused, done)| async move {
@@ -115,8 +120,7 @@ pub fn connect(watch: Result<Watch, ApiError>, json: bool) -> Response {
                 return None;
             }
             let Some(stream) = watch.as_mut() else {
-                let end = envelope(END_STREAM, &super::connect::end_of_stream(refused.as_ref()));
-                return Some((Ok(Frame::data(end)), (None, None, true)));
+                return end(refused.as_ref());
             };
             loop {
                 let bytes = match stream.next().await {
@@ -134,14 +138,9 @@ pub fn connect(watch: Result<Watch, ApiError>, json: bool) -> Response {
                     Some(Ok(Watched::Heartbeat)) => continue,
                     Some(Err(error)) => {
                         error.log();
-                        let end =
-                            envelope(END_STREAM, &super::connect::end_of_stream(Some(&error)));
-                        return Some((Ok(Frame::data(end)), (None, None, true)));
+                        return end(Some(&error));
                     }
-                    None => {
-                        let end = envelope(END_STREAM, &super::connect::end_of_stream(None));
-                        return Some((Ok(Frame::data(end)), (None, None, true)));
-                    }
+                    None => return end(None),
                 };
                 return Some((Ok(Frame::data(bytes)), (watch, None, false)));
             }

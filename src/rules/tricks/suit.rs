@@ -178,17 +178,12 @@ impl Suits {
     pub fn winner(self, played: &[Tile]) -> Option<usize> {
         let &lead = played.first()?;
         let Some(led) = self.led_by(lead) else {
-            // Sevens: the nearest, the first on equal distance.
-            let mut best = 0;
-            for (i, &tile) in played.iter().enumerate() {
-                if played
-                    .get(best)
-                    .is_some_and(|&held| from_seven(tile) < from_seven(held))
-                {
-                    best = i;
-                }
-            }
-            return Some(best);
+            // Sevens: the nearest (`min_by_key` keeps the first of equals).
+            return played
+                .iter()
+                .enumerate()
+                .min_by_key(|&(_, &tile)| from_seven(tile))
+                .map(|(i, _)| i);
         };
         let highest = |suit: Suit| {
             played

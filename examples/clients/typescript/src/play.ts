@@ -4,20 +4,13 @@
 //
 //   npx tsx src/play.ts [base URL] [connect|grpc-web] [variant] [players]
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
 import { BotLevel, DominoEngineService } from "../gen/pips/v1/engine_pb.js";
+import { transportFor } from "./transport.js";
 
 const [baseUrl = "http://127.0.0.1:50051", protocol = "connect", variant = "muggins", players = "2"] =
   process.argv.slice(2);
-const transport =
-  protocol === "grpc-web"
-    ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1" })
-    : protocol === "connect"
-      ? createConnectTransport({ baseUrl, httpVersion: "2" })
-      : (() => {
-          throw new Error(`unknown protocol ${protocol}: connect or grpc-web`);
-        })();
+const transport = transportFor(baseUrl, protocol);
 const engine = createClient(DominoEngineService, transport);
 
 let update = await engine.newGame({ variant, players: Number(players), seed: 2026n });

@@ -7,20 +7,13 @@
 //
 //   npx tsx src/table.ts [base URL] [connect|grpc-web] [variant]
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
 import { Phase } from "../gen/pips/v1/state_pb.js";
 import { TableService, type TableUpdate } from "../gen/pips/v1/tables_pb.js";
+import { transportFor } from "./transport.js";
 
 const [baseUrl = "http://127.0.0.1:50051", protocol = "connect", variant = "muggins"] = process.argv.slice(2);
-const transport =
-  protocol === "grpc-web"
-    ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1" })
-    : protocol === "connect"
-      ? createConnectTransport({ baseUrl, httpVersion: "2" })
-      : (() => {
-          throw new Error(`unknown protocol ${protocol}: connect or grpc-web`);
-        })();
+const transport = transportFor(baseUrl, protocol);
 const tables = createClient(TableService, transport);
 
 const person = { who: { case: "person" as const, value: {} } };
