@@ -6,6 +6,7 @@ use super::deal::{HandKey, MAX_SEATS, deal_without, hand_key, hand_rng, lead};
 use super::end::End;
 use super::errors::{NoDraw, PlayError};
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
+use super::family::Family;
 use super::foot::Foot;
 use super::layout::{Geometry, Layout};
 use super::moves::{Action, Move, Seat};
@@ -87,10 +88,9 @@ pub struct Game {
     pub(super) hand_number: u32,
     /// Each seat's tiles (unused seats empty).
     pub(super) hands: [TileSet; MAX_SEATS],
-    /// Undrawn tiles, the next to draw **last** so drawing is a `pop`.
+    /// Undrawn tiles, the next to draw **last** so drawing is a `pop`
+    /// (a line's and a hub table's: both deal one).
     pub(super) boneyard: Vec<Tile>,
-    /// The table.
-    pub(super) layout: Layout,
     /// Score per side (unused sides 0).
     pub(super) scores: [i32; MAX_SEATS],
     /// Seat to move.
@@ -108,11 +108,9 @@ pub struct Game {
     /// The running digest of every move of the match, advanced by
     /// [`Game::play`].
     pub(super) digest: MatchDigest,
-    /// The table of a game that is not a line: trains or a chicken foot
-    /// (a line game's table is `layout`, which the others leave empty).
-    pub(super) table: Option<Table>,
-    /// How the current turn stands at a train table (unused at a line).
-    pub(super) turn: TurnState,
+    /// The table of the game's family: a line's layout, or a hub's
+    /// trains or chicken foot with how the turn stands.
+    pub(super) family: Family,
 }
 
 impl Clone for Game {
@@ -122,9 +120,8 @@ impl Clone for Game {
         let mut game = Game {
             variant: self.variant.clone(),
             boneyard: self.boneyard.clone(),
-            layout: self.layout.clone(),
             history: self.history.clone(),
-            table: self.table.clone(),
+            family: self.family.clone(),
             ..*self
         };
         game.reserve();
@@ -134,20 +131,17 @@ impl Clone for Game {
     fn clone_from(&mut self, source: &Game) {
         let mut variant = std::mem::take(&mut self.variant);
         let mut boneyard = std::mem::take(&mut self.boneyard);
-        let mut layout = std::mem::take(&mut self.layout);
         let mut history = std::mem::take(&mut self.history);
-        let mut table = self.table.take();
+        let mut family = std::mem::replace(&mut self.family, Family::Line(Layout::EMPTY));
         variant.clone_from(&source.variant);
         boneyard.clone_from(&source.boneyard);
-        layout.clone_from(&source.layout);
         history.clone_from(&source.history);
-        table.clone_from(&source.table);
+        family.clone_from(&source.family);
         *self = Game {
             variant,
             boneyard,
-            layout,
             history,
-            table,
+            family,
             ..*source
         };
         self.reserve();
@@ -160,7 +154,9 @@ impl Game {
     fn reserve(&mut self) {
         self.history
             .reserve(HISTORY_RESERVE.saturating_sub(self.history.len()));
-        self.layout.reserve(self.rules.tile_set().len() as usize);
+        if let Family::Line(layout) = &mut self.family {
+            layout.reserve(self.rules.tile_set().len() as usize);
+        }
     }
 
     /// Gives back the room a game holds beyond what its current hand fills
@@ -171,7 +167,9 @@ impl Game {
     pub fn shrink_to_fit(&mut self) {
         self.history.shrink_to_fit();
         self.boneyard.shrink_to_fit();
-        self.layout.shrink_to_fit();
+        if let Family::Line(layout) = &mut self.family {
+            layout.shrink_to_fit();
+        }
     }
 
     /// Deals the first hand of a new match. Its record's digest commits to
@@ -221,7 +219,6 @@ impl Game {
             hand_number: 0,
             hands: [TileSet::EMPTY; MAX_SEATS],
             boneyard: Vec::new(),
-            layout: Layout::with_capacity(rules.tile_set().len() as usize),
             scores: [0; MAX_SEATS],
             to_act: 0,
             hand_leader: 0,
@@ -230,11 +227,12 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(HISTORY_RESERVE),
             digest: MatchDigest::start(&rules, players, seed_commitment),
-            table: None,
-            turn: TurnState::default(),
+            // The hand's own, from `start_hand`.
+            family: Family::Line(Layout::EMPTY),
         };
         let mut events = Vec::new();
         game.start_hand(1, None, &mut events);
+        game.reserve();
         Ok((game, events))
     }
 
@@ -261,10 +259,7 @@ impl Game {
         self.drew_this_turn = false;
         self.outcome = None;
         self.history.clear();
-        self.layout.clear();
         self.digest = MatchDigest::UNRECORDED;
-        self.table = None;
-        self.turn = TurnState::default();
         self.start_hand(1, None, &mut ());
     }
 
@@ -343,28 +338,38 @@ impl Game {
         self.boneyard.len()
     }
 
-    /// The line (empty at a train table).
+    /// The line (empty at a hub table).
     #[must_use]
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        static NONE: Layout = Layout::EMPTY;
+        self.family.line().unwrap_or(&NONE)
+    }
+
+    /// The hub table (trains or a chicken foot), at a hub game.
+    #[must_use]
+    pub(crate) fn table(&self) -> Option<&Table> {
+        self.family.table()
     }
 
     /// The train table, at a train game.
     #[must_use]
     pub fn trains(&self) -> Option<&Trains> {
-        self.table.as_ref().and_then(Table::trains)
+        self.table().and_then(Table::trains)
     }
 
     /// The chicken foot table, at a chicken foot game.
     #[must_use]
     pub fn foot(&self) -> Option<&Foot> {
-        self.table.as_ref().and_then(Table::foot)
+        self.table().and_then(Table::foot)
     }
 
-    /// How the current turn stands at a train table.
+    /// How the current turn stands at a hub table (the default elsewhere).
     #[must_use]
     pub fn turn(&self) -> TurnState {
-        self.turn
+        match &self.family {
+            Family::Hub(hub) => hub.turn,
+            Family::Line(_) => TurnState::default(),
+        }
     }
 
     /// Score per side.
@@ -427,33 +432,36 @@ impl Game {
     /// The ends total as counted for in-play scoring.
     #[must_use]
     pub fn ends_total(&self) -> u32 {
-        self.layout.ends_total(self.geometry())
+        match &self.family {
+            Family::Line(layout) => layout.ends_total(self.geometry()),
+            Family::Hub(_) => 0,
+        }
     }
 
     /// The ends a tile may be placed on now, with the number each shows.
     pub fn open_ends(&self) -> impl Iterator<Item = (End, u8)> + '_ {
-        self.layout.open_ends()
+        self.layout().open_ends()
     }
 
     /// The tiles of `hand` that can be placed now.
     #[must_use]
     pub fn placeable(&self, hand: TileSet) -> TileSet {
-        match &self.table {
-            None => self.line_placeable(hand),
-            Some(table) => self.table_placeable(table, hand),
+        match &self.family {
+            Family::Line(layout) => self.line_placeable(layout, hand),
+            Family::Hub(hub) => self.table_placeable(&hub.table, hand),
         }
     }
 
     /// [`Game::placeable`] at a line.
-    fn line_placeable(&self, hand: TileSet) -> TileSet {
-        if self.layout.is_empty() {
+    fn line_placeable(&self, layout: &Layout, hand: TileSet) -> TileSet {
+        if layout.is_empty() {
             return match self.required_lead {
                 Some(tile) if hand.contains(tile) => [tile].into_iter().collect(),
                 Some(_) => TileSet::EMPTY,
                 None => hand,
             };
         }
-        hand.and(self.layout.fitting())
+        hand.and(layout.fitting())
     }
 
     /// Whether the rules and the boneyard let some seat draw.
@@ -472,9 +480,9 @@ impl Game {
     #[must_use]
     pub fn is_blocked(&self) -> bool {
         !self.boneyard_open()
-            && match &self.table {
-                None => self.line_placeable(self.all_hands()).is_empty(),
-                Some(table) => self.table_blocked(table),
+            && match &self.family {
+                Family::Line(layout) => self.line_placeable(layout, self.all_hands()).is_empty(),
+                Family::Hub(hub) => self.table_blocked(&hub.table),
             }
     }
 
@@ -505,19 +513,20 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
-        if let Some(table) = &self.table {
-            return self.table_moves_into(table, out);
-        }
+        let layout = match &self.family {
+            Family::Line(layout) => layout,
+            Family::Hub(hub) => return self.table_moves_into(&hub.table, out),
+        };
         let seat = self.to_act;
-        let placeable = self.line_placeable(self.hand(seat));
-        if self.layout.is_empty() {
+        let placeable = self.line_placeable(layout, self.hand(seat));
+        if layout.is_empty() {
             out.extend(placeable.iter().map(|tile| Move::play(seat, tile, None)));
         } else {
             let connect = self.rules.connect;
             for tile in placeable.iter() {
                 // The open ends the tile fits, looked up rather than tested
                 // end by end.
-                for end in self.layout.ends_fitting(tile, connect) {
+                for end in layout.ends_fitting(tile, connect) {
                     out.push(Move::play(seat, tile, Some(end)));
                 }
             }
@@ -564,10 +573,11 @@ impl Game {
                 return Err(PlayError::TileNotInHand { seat, tile });
             }
         }
-        if let Some(table) = &self.table {
-            return self.check_on_table(table, mv);
-        }
-        let can_place = !self.line_placeable(hand).is_empty();
+        let layout = match &self.family {
+            Family::Line(layout) => layout,
+            Family::Hub(hub) => return self.check_on_table(&hub.table, mv),
+        };
+        let can_place = !self.line_placeable(layout, hand).is_empty();
         match mv.action {
             Action::Play { tile, place } => {
                 if matches!(place.kind(), PlaceKind::Train(_) | PlaceKind::Foot(_)) {
@@ -576,7 +586,7 @@ impl Game {
                         table: TableKind::Line,
                     });
                 }
-                match (place.end(), self.layout.is_empty()) {
+                match (place.end(), layout.is_empty()) {
                     (Some(_), true) => Err(PlayError::LeadHasNoEnd),
                     (None, true) => match self.required_lead {
                         Some(required) if required != tile => {
@@ -585,7 +595,7 @@ impl Game {
                         _ => Ok(()),
                     },
                     (None, false) => Err(PlayError::EndRequired),
-                    (Some(end), false) => match self.layout.open_end(end) {
+                    (Some(end), false) => match layout.open_end(end) {
                         None => Err(PlayError::EndNotOpen { end }),
                         Some(pips) if self.rules.connect.fits(tile, pips) => Ok(()),
                         Some(pips) => Err(PlayError::DoesNotMatchEnd { tile, end, pips }),
@@ -665,29 +675,29 @@ impl Game {
     pub fn play_unchecked_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
         self.history.push(HistoryEntry { mv, drawn: None });
-        if self.table.is_some() {
-            self.play_on_table(mv, sink);
-            return;
-        }
+        let layout = match &mut self.family {
+            Family::Line(layout) => layout,
+            Family::Hub(_) => return self.play_on_table(mv, sink),
+        };
         match mv.action {
             Action::Play { tile, place } => {
-                let closing = self.is_closing(tile);
+                let closing = is_closing(self.rules.closing_wins, layout, tile);
                 if let Some(hand) = self.hands.get_mut(usize::from(seat)) {
                     hand.remove(tile);
                 }
-                self.layout.place(tile, place.end(), self.geometry());
+                layout.place(tile, place.end(), self.rules.geometry());
                 self.required_lead = None;
                 self.drew_this_turn = false;
+                let points = match self.rules.in_play_scoring {
+                    InPlayScoring::None => 0,
+                    scoring => in_play_points(scoring, layout.ends_total(self.rules.geometry())),
+                };
                 sink.record(|| Event::TilePlayed {
                     seat,
                     tile,
                     place,
                     ends_total: self.ends_total(),
                 });
-                let points = match self.rules.in_play_scoring {
-                    InPlayScoring::None => 0,
-                    scoring => in_play_points(scoring, self.ends_total()),
-                };
                 // Converted where used: the common placement scores nothing.
                 let points_i32 = || i32::try_from(points).unwrap_or(i32::MAX);
                 if self.hand(seat).is_empty() {
@@ -752,21 +762,6 @@ impl Game {
         true
     }
 
-    /// Whether placing `tile` now would close the layout: at least two tiles
-    /// down, and the tile's halves are the two open ends.
-    fn is_closing(&self, tile: Tile) -> bool {
-        if !self.rules.closing_wins || self.layout.len() < 2 {
-            return false;
-        }
-        match (
-            self.layout.open_end(End::Left),
-            self.layout.open_end(End::Right),
-        ) {
-            (Some(left), Some(right)) => tile == Tile::new(left, right),
-            _ => false,
-        }
-    }
-
     /// Who leads after a hand ending in `end`, won by `winner`, under
     /// `NextLeadRule::WinnerOrBlocker`: the seat that went out (or
     /// closed); after a blocked hand the blocker (who placed its last
@@ -794,10 +789,8 @@ impl Game {
         if self.rules.capicua_bonus == 0 || place.is_lead() || tile.is_double() {
             return 0;
         }
-        match (
-            self.layout.open_end(End::Left),
-            self.layout.open_end(End::Right),
-        ) {
+        let layout = self.layout();
+        match (layout.open_end(End::Left), layout.open_end(End::Right)) {
             (Some(left), Some(right)) if left == right => i32::from(self.rules.capicua_bonus),
             _ => 0,
         }
@@ -932,21 +925,35 @@ impl Game {
         };
         self.hand_number = hand_number;
         self.hands = hands;
-        self.layout.clear();
+        match (&mut self.family, hub) {
+            (Family::Line(layout), None) => layout.clear(),
+            (family, hub) => {
+                let table = hub.and_then(|hub| self.rules.table_at_start(hub.high(), self.players));
+                *family = Family::at_start(&self.rules, table);
+            }
+        }
         self.history.clear();
         self.drew_this_turn = false;
         self.to_act = leader;
         self.hand_leader = leader;
         self.required_lead = required_lead;
-        if let Some(hub) = hub {
-            self.table = self.rules.table_at_start(hub.high(), self.players);
-            self.turn = TurnState::default();
-        }
         sink.record(|| Event::HandDealt {
             hand: hand_number,
             leader,
             required_lead,
         });
+    }
+}
+
+/// Whether placing `tile` now would close `layout` (where `closing_wins`):
+/// at least two tiles down, and the tile's halves are the two open ends.
+fn is_closing(closing_wins: bool, layout: &Layout, tile: Tile) -> bool {
+    if !closing_wins || layout.len() < 2 {
+        return false;
+    }
+    match (layout.open_end(End::Left), layout.open_end(End::Right)) {
+        (Some(left), Some(right)) => tile == Tile::new(left, right),
+        _ => false,
     }
 }
 

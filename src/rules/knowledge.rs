@@ -101,7 +101,7 @@ impl<'a> Knowledge<'a> {
         let me = view.seat();
         let players = game.players();
         let rules = game.rules();
-        let on_table: TileSet = match &game.table {
+        let on_table: TileSet = match game.table() {
             Some(table) => table.tiles(),
             None => game.layout().tiles().collect(),
         };
@@ -138,7 +138,7 @@ impl<'a> Knowledge<'a> {
                 ..
             })
         );
-        let complete = match &game.table {
+        let complete = match game.table() {
             // Every tile on the trains or the foot was placed in the
             // history.
             Some(Table::Trains(trains)) => plays == trains.len(),
@@ -525,9 +525,7 @@ impl<'a> Knowledge<'a> {
 /// the replayed hand cannot end the match.
 fn rewind(replay: &mut Game, start: [TileSet; MAX_SEATS], required_lead: Option<Tile>) {
     replay.hands = start;
-    replay.layout = Layout::with_capacity(replay.layout.len());
-    replay.table = replay.table.as_ref().map(Table::at_start);
-    replay.turn = TurnState::default();
+    replay.family = replay.family.rewound();
     replay.to_act = replay.hand_leader;
     replay.required_lead = required_lead;
     replay.drew_this_turn = false;
@@ -546,7 +544,7 @@ impl Game {
     /// after a draw.
     #[must_use]
     pub fn hand_start(&self) -> Option<Game> {
-        if self.table.is_some()
+        if self.table().is_some()
             || self
                 .history
                 .iter()

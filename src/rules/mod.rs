@@ -25,6 +25,8 @@
 //! - [`observation`]: what a seat sees as a vector of numbers
 //!   ([`ObservationShape`]), for learning agents.
 //! - [`game`]: a validated [`Game`]: legal moves, `play`, `play_unchecked`.
+//! - `family`: the table only one family keeps (a line's layout, a hub's
+//!   trains or foot and its turn), one of which every game holds.
 //! - [`settle`]: how a hand and a match end: the hand's winner, what each
 //!   side is credited, exact targets.
 //! - [`record`]: the match record's digest ([`MatchDigest`]), a hash
@@ -72,6 +74,7 @@ pub mod chance;
 pub mod deal;
 pub mod errors;
 pub mod events;
+mod family;
 pub mod game;
 pub mod hand_rng;
 pub mod hub;

@@ -99,7 +99,7 @@ impl Game {
     pub(super) fn may_play_on_past_target(&self) -> bool {
         self.rules.match_end == MatchEnd::LoseAtTarget
             && self.rules.in_play_scoring != InPlayScoring::None
-            && !self.layout.is_empty()
+            && !self.layout().is_empty()
     }
 
     /// `side`'s score, widened.
@@ -179,7 +179,7 @@ impl Game {
     fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),
-            (None, Settlement::PenaltyOwnPips) if self.table.is_none() => {
+            (None, Settlement::PenaltyOwnPips) if self.table().is_none() => {
                 Some(self.side_of(self.last_placer()))
             }
             (None, _) => self.fewest_pips_side(pips),
@@ -244,7 +244,7 @@ impl Game {
                 // At a line the fish maker of a blocked hand adds nothing;
                 // at a train table or a chicken foot every seat adds its
                 // own pips (the seat that went out has none).
-                let exempt = match (end.seat(), &self.table) {
+                let exempt = match (end.seat(), self.table()) {
                     (Some(seat), _) => Some(seat),
                     (None, None) => Some(self.last_placer()),
                     (None, Some(_)) => None,
@@ -315,8 +315,8 @@ impl Game {
                 .unwrap_or(&pips)
                 .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
-            layout: Box::new(self.layout.clone()),
-            table: self.table.clone().map(Box::new),
+            layout: Box::new(self.layout().clone()),
+            table: self.table().cloned().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });
         for credit in credits.iter() {

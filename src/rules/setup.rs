@@ -5,6 +5,7 @@ use super::deal::{MAX_SEATS, forced_lead_for, hand_key};
 use super::end::{ByEnd, End};
 use super::errors::{SeatRole, SetupError, TablePart, TilePlace};
 use super::events::Outcome;
+use super::family::Family;
 use super::game::{Game, HistoryEntry, MAX_HANDS, max_hand_moves};
 use super::layout::{Layout, Placed, SpinnerAt};
 use super::moves::{Action, Seat};
@@ -12,7 +13,6 @@ use super::options::{DrawRule, LeadRule, MIN_PLAYERS, Rules, TableKind};
 use super::record::MatchDigest;
 use super::table::Table;
 use super::tile::{Tile, TileSet};
-use super::train_game::TurnState;
 
 /// A state as a client sent it: nothing here has been checked. Seats are
 /// kept as the wire's `u32` so that an out-of-range seat can be reported.
@@ -94,7 +94,7 @@ impl From<&Game> for Setup {
             outcome: game.outcome(),
             history: game.history().to_vec(),
             digest: game.digest(),
-            table: game.table.clone(),
+            table: game.table().cloned(),
         }
     }
 }
@@ -211,7 +211,6 @@ impl Game {
             hand_number: setup.hand_number,
             hands,
             boneyard,
-            layout,
             scores,
             to_act,
             hand_leader,
@@ -220,8 +219,7 @@ impl Game {
             outcome: setup.outcome,
             history: setup.history,
             digest: setup.digest,
-            table: None,
-            turn: TurnState::default(),
+            family: Family::Line(layout),
         };
         game.check_line_history()?;
         game.check_phase()?;
@@ -242,7 +240,7 @@ impl Game {
                 return Err(SetupError::TargetReachedInPlay { side });
             }
         }
-        if self.layout.is_empty() {
+        if self.layout().is_empty() {
             self.check_lead_to_come()
         } else if self.required_lead.is_some() {
             Err(SetupError::ForcedLeadAfterLead)

@@ -9,6 +9,7 @@
 
 use crate::rules::errors::PlayError;
 use crate::rules::events::{Event, EventSink, HandEnd};
+use crate::rules::family::{Family, Hub};
 use crate::rules::foot::{Foot, FootPlace, Waiting};
 use crate::rules::game::Game;
 use crate::rules::moves::{Action, Move, push_per_place};
@@ -78,7 +79,7 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(in crate::rules) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
-        match self.table {
+        match self.table() {
             Some(Table::Trains(_)) => self.play_train(mv, sink),
             Some(Table::Foot(_)) => self.play_foot(mv, sink),
             None => {}
@@ -88,7 +89,11 @@ impl Game {
     /// Plays a legal move at the game's chicken foot (changed where it
     /// lies, as a train table is).
     fn play_foot<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
-        let Some(Table::Foot(foot)) = &mut self.table else {
+        let Family::Hub(Hub {
+            table: Table::Foot(foot),
+            ..
+        }) = &mut self.family
+        else {
             return;
         };
         let seat = mv.seat;
@@ -168,7 +173,7 @@ mod tests {
     fn the_hub_and_a_foot_are_filled_first() {
         let rules = preset("chicken_foot").expect("a preset").rules(2, None);
         let (mut game, _) = Game::new("chicken_foot", rules, 2, 1).expect("valid");
-        assert!(matches!(&game.table, Some(Table::Foot(_))));
+        assert!(matches!(game.table(), Some(Table::Foot(_))));
         game.hands[0] = [t(9, 5), t(9, 3), t(5, 5), t(5, 2), t(0, 0)]
             .into_iter()
             .collect();

@@ -1,6 +1,7 @@
 //! The table of a game that is not a line: a hub with trains (Mexican
-//! Train) or a chicken foot. A line game's table is the game's `Layout`
-//! and it has none of these, so that its hot path tests one `None`.
+//! Train) or a chicken foot, held by the game's hub family
+//! (`Family::Hub`). A line game's table is its `Layout`, so that its hot
+//! path tests one byte, the family's tag.
 
 use crate::rules::errors::{NoDraw, PlayError};
 use crate::rules::foot::Foot;

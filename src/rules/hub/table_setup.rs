@@ -13,15 +13,15 @@
 
 use crate::rules::deal::MAX_SEATS;
 use crate::rules::errors::{SetupError, TablePart};
+use crate::rules::family::Family;
 use crate::rules::foot::Foot;
 use crate::rules::game::Game;
-use crate::rules::layout::Layout;
 use crate::rules::moves::Seat;
 use crate::rules::settle::pips_counted;
 use crate::rules::setup::{Setup, taken_back};
 use crate::rules::table::Table;
 use crate::rules::tile::{Tile, TileSet};
-use crate::rules::train_game::{TurnState, hub_of_round};
+use crate::rules::train_game::hub_of_round;
 use crate::rules::trains::Trains;
 
 impl Game {
@@ -89,7 +89,6 @@ impl Game {
             hand_number: setup.hand_number,
             hands: start,
             boneyard,
-            layout: Layout::default(),
             scores,
             to_act: hand_leader,
             hand_leader,
@@ -98,8 +97,7 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(setup.history.len()),
             digest: setup.digest,
-            table: rules.table_at_start(hub.high(), players),
-            turn: TurnState::default(),
+            family: Family::at_start(&rules, rules.table_at_start(hub.high(), players)),
         };
         let last = setup.history.len().saturating_sub(1);
         for (index, entry) in setup.history.iter().enumerate() {
@@ -129,7 +127,7 @@ impl Game {
         } else if game.drew_this_turn != setup.drew_this_turn {
             Some(SetupError::HistoryDrewThisTurn)
         } else {
-            match (&game.table, given) {
+            match (game.table(), given) {
                 (Some(Table::Trains(built)), Table::Trains(given)) => {
                     trains_difference(built, given).and_then(table)
                 }

@@ -12,6 +12,7 @@
 
 use crate::rules::errors::PlayError;
 use crate::rules::events::{Event, EventSink, HandEnd};
+use crate::rules::family::{Family, Hub};
 use crate::rules::game::Game;
 use crate::rules::moves::{Action, Move, Seat};
 use crate::rules::options::TableKind;
@@ -120,7 +121,7 @@ impl Game {
     /// Whether the seat to act is in its opening chain with no double
     /// unsatisfied: it places on its own train only, or ends its turn.
     fn in_open_chain(&self, trains: &Trains) -> bool {
-        self.turn.chain && trains.unsatisfied().is_none()
+        self.turn().chain && trains.unsatisfied().is_none()
     }
 
     /// The legal moves at a train table: placements in tile order, each on
@@ -183,7 +184,11 @@ impl Game {
     /// changed where it lies, beside the fields a turn changes: moving it
     /// out and back cost every move a copy and a check.
     pub(in crate::rules) fn play_train<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
-        let Some(Table::Trains(trains)) = &mut self.table else {
+        let Family::Hub(Hub {
+            table: Table::Trains(trains),
+            turn,
+        }) = &mut self.family
+        else {
             return;
         };
         let seat = mv.seat;
@@ -191,7 +196,7 @@ impl Game {
             Action::Play { tile, place } => {
                 let train = place.train().unwrap_or(TrainId::Seat(seat));
                 let drew = self.drew_this_turn;
-                let opens_chain = self.turn.opens_chain(
+                let opens_chain = turn.opens_chain(
                     self.rules.opening_chain,
                     drew,
                     trains.unsatisfied().is_some(),
@@ -227,7 +232,7 @@ impl Game {
                     self.end_hand(HandEnd::Domino(seat), false, sink);
                     return;
                 }
-                match self.turn.place(opens_chain, drew, placed.double_placed) {
+                match turn.place(opens_chain, drew, placed.double_placed) {
                     AfterPlacement::CoverDouble => self.drew_this_turn = false,
                     AfterPlacement::ChainIfOwnTile
                         if holds_tile_for_own_train(trains, seat, hand) => {}
@@ -261,7 +266,9 @@ impl Game {
 
     /// Ends `seat`'s turn: the next seat acts.
     fn end_turn(&mut self, seat: Seat) {
-        self.turn.end(seat);
+        if let Family::Hub(hub) = &mut self.family {
+            hub.turn.end(seat);
+        }
         self.drew_this_turn = false;
         self.to_act = self.next_seat(seat);
     }
@@ -346,8 +353,10 @@ mod tests {
         game.boneyard = boneyard.iter().rev().copied().collect();
         game.to_act = to_act;
         game.hand_leader = to_act;
-        game.table = Some(Table::Trains(Trains::new(12, players, true)));
-        game.turn = TurnState::default();
+        game.family = Family::Hub(Hub {
+            table: Table::Trains(Trains::new(12, players, true)),
+            turn: TurnState::default(),
+        });
         game.history.clear();
         game
     }
@@ -515,7 +524,10 @@ mod tests {
             0,
         );
         game.rules.opening_chain = false;
-        game.table = Some(Table::Trains(Trains::new(12, 2, false)));
+        game.family = Family::Hub(Hub {
+            table: Table::Trains(Trains::new(12, 2, false)),
+            turn: TurnState::default(),
+        });
         // Seat 0 holds 12-1: it places; then seat 1.
         play(
             &mut game,

@@ -135,6 +135,20 @@ impl Clone for Layout {
 }
 
 impl Layout {
+    /// An empty layout with no room: the line of a game that has none.
+    pub(crate) const EMPTY: Layout = Layout {
+        lead: None,
+        arms: ByEnd::new(Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+        ends: ByEnd::new(0, 0, 0, 0),
+        spinner: None,
+        open_count: 0,
+        fitting: TileSet::EMPTY,
+        ends_by_half: [0; 16],
+        armed: 0,
+        doubles: 0,
+        spinner_showing: 0,
+    };
+
     /// An empty layout.
     #[must_use]
     pub fn new() -> Layout {

@@ -21,13 +21,13 @@
 use crate::rules::deal::forced_lead_for;
 use crate::rules::end::{ByEnd, End};
 use crate::rules::errors::{LayoutPlace, SetupError, TilePlace};
+use crate::rules::family::Family;
 use crate::rules::game::Game;
 use crate::rules::layout::{Layout, SpinnerAt};
 use crate::rules::moves::Action;
 use crate::rules::options::{DrawRule, InPlayScoring, LeadRule, Rules};
 use crate::rules::record::MatchDigest;
 use crate::rules::setup::taken_back;
-use crate::rules::train_game::TurnState;
 
 impl Game {
     /// Checks a line's history against the rest of the state (`self`,
@@ -38,7 +38,7 @@ impl Game {
             return Ok(());
         };
         let mut replay = self.line_start()?;
-        if replay.layout.is_empty() {
+        if replay.layout().is_empty() {
             replay.to_act = self.hand_leader;
             let must_force = self.hand_number == 1 && self.rules.first_lead != LeadRule::Lot;
             if must_force {
@@ -73,7 +73,7 @@ impl Game {
             // The last move ended the match by its points.
             return Ok(());
         }
-        if let Some(part) = layout_difference(&replay.layout, &self.layout) {
+        if let Some(part) = layout_difference(replay.layout(), self.layout()) {
             return Err(SetupError::HistoryLayout { part });
         }
         if replay.to_act != self.to_act {
@@ -114,10 +114,10 @@ impl Game {
                 None => {
                     let first = !lead_seen;
                     lead_seen = true;
-                    first && self.layout.lead() == Some(tile)
+                    first && self.layout().lead() == Some(tile)
                 }
                 Some(end) => {
-                    let arm = self.layout.arm(end);
+                    let arm = self.layout().arm(end);
                     let at = arm
                         .len()
                         .checked_sub(placed[end])
@@ -131,10 +131,10 @@ impl Game {
                 return Err(SetupError::PlayNotOnLayout { index, tile });
             }
         }
-        let layout = if leads || self.layout.is_empty() {
+        let layout = if leads || self.layout().is_empty() {
             // The hand's history from its lead places every tile.
             for end in End::ALL {
-                let arm = self.layout.arm(end);
+                let arm = self.layout().arm(end);
                 let unplaced = arm.len().checked_sub(placed[end] + 1);
                 if let Some((index, on)) = unplaced.and_then(|i| Some((i, arm.get(i)?))) {
                     return Err(SetupError::PlacedBeforeLead {
@@ -165,7 +165,6 @@ impl Game {
             hand_number: self.hand_number,
             hands,
             boneyard,
-            layout,
             scores: self.scores,
             to_act: self.to_act,
             hand_leader: self.hand_leader,
@@ -174,8 +173,7 @@ impl Game {
             outcome: None,
             history: Vec::with_capacity(self.history.len()),
             digest: MatchDigest::UNRECORDED,
-            table: None,
-            turn: TurnState::default(),
+            family: Family::Line(layout),
         })
     }
 
@@ -183,16 +181,16 @@ impl Game {
     /// spinner with them, if it is one), checked as legal play could have
     /// built it.
     fn layout_before(&self, placed: &ByEnd<usize>) -> Result<Layout, SetupError> {
-        let kept = |end: End| self.layout.arm(end).len().saturating_sub(placed[end]);
+        let kept = |end: End| self.layout().arm(end).len().saturating_sub(placed[end]);
         let arms = ByEnd::from_fn(|end| {
-            let arm = self.layout.arm(end);
+            let arm = self.layout().arm(end);
             arm.iter().take(kept(end)).copied().collect()
         });
-        let spinner = match self.layout.spinner() {
+        let spinner = match self.layout().spinner() {
             Some(SpinnerAt::Arm { end, index }) if index >= kept(end) => None,
             spinner => spinner,
         };
-        Layout::from_parts(self.layout.lead(), arms, spinner, self.geometry())
+        Layout::from_parts(self.layout().lead(), arms, spinner, self.geometry())
             .map_err(SetupError::HistoryStart)
     }
 }
