@@ -52,6 +52,17 @@ async fn new_game(server: &TestServer, request: Value) -> Value {
     answer.json()
 }
 
+/// A `NewGame` of `body` refused as a bad request for `reason` at `field`:
+/// its message.
+async fn new_game_refused(server: &TestServer, body: &str, reason: &str, field: &str) -> String {
+    let answer = post_json(&format!("{}/v1/NewGame", server.url()), body.to_owned()).await;
+    assert_refused(&answer, StatusCode::BAD_REQUEST, reason, Some(field));
+    answer.json()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Plays random legal moves over JSON until the match ends; checks that
 /// the scores are the sum of the score changes and that every answer
 /// parses as the proto message.
@@ -194,6 +205,33 @@ async fn every_rpc_over_json() {
 }
 
 #[tokio::test]
+async fn a_partnerships_override_says_what_it_changed() {
+    let server = TestServer::start().await;
+    let rules_of = |update: &Value| update["state"]["rules"].clone();
+    let preset = new_game(&server, json!({ "variant": "dominican", "players": 4 })).await;
+    assert_eq!(rules_of(&preset)["countPartner"], true, "{preset}");
+    // Without partnerships the preset's credit for the partner's pips
+    // cannot apply: the answer's rules show it off.
+    let house = json!({ "variant": "dominican", "players": 4, "rules": { "partnerships": false } });
+    let update = new_game(&server, house).await;
+    assert_eq!(rules_of(&update)["partnerships"], false, "{update}");
+    assert_eq!(rules_of(&update)["countPartner"], false, "{update}");
+    // Asked for together, they are refused, the message naming both.
+    let message = new_game_refused(
+        &server,
+        r#"{"variant":"dominican","players":4,"rules":{"partnerships":false,"countPartner":true}}"#,
+        "ERROR_REASON_INVALID_RULES",
+        "rules.count_partner",
+    )
+    .await;
+    assert!(
+        message.contains("count_partner true with partnerships false"),
+        "{message}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn json_refusals_carry_status_reason_and_field() {
     let server = TestServer::start_with(Config {
         max_request_bytes: 4096,
@@ -225,21 +263,13 @@ async fn json_refusals_carry_status_reason_and_field() {
     );
     // 400: an enum typo names the value, the field and the values there
     // are, in the API's words (not serde's "variant", which is a game).
-    let answer = post_json(
-        &format!("{url}/v1/NewGame"),
+    let message = new_game_refused(
+        &server,
         r#"{"variant":"muggins","players":2,"rules":{"draw":"NONE"}}"#,
+        "ERROR_REASON_MALFORMED_JSON",
+        "rules.draw",
     )
     .await;
-    assert_refused(
-        &answer,
-        StatusCode::BAD_REQUEST,
-        "ERROR_REASON_MALFORMED_JSON",
-        Some("rules.draw"),
-    );
-    let message = answer.json()["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
     assert!(
         message.starts_with(
             "unknown value `NONE` for `rules.draw`; expected one of `DRAW_RULE_UNTIL_PLAYABLE`, `DRAW_RULE_NONE`, `DRAW_RULE_ONE_THEN_PASS`"

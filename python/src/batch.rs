@@ -73,6 +73,12 @@ struct Out {
     done: Vec<bool>,
 }
 
+/// The most games a batch holds: 2^20, a few hundred MiB of games and of
+/// each step's arrays. Past it a batch is refused with a `ValueError`
+/// naming `size`, where its arrays would abort the interpreter when their
+/// memory could not be had.
+const MAX_SIZE: usize = 1 << 20;
+
 #[pymethods]
 impl PyBatch {
     /// `size` matches of `variant` for `players` seats under house `rules`
@@ -101,10 +107,10 @@ impl PyBatch {
                 )));
             }
         };
-        if size == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "a batch holds at least one game",
-            ));
+        if !(1..=MAX_SIZE).contains(&size) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "size must be from 1 to {MAX_SIZE} games, not {size}"
+            )));
         }
         let mut first = crate::game::deal(variant, players, Some(seed), rules)?;
         first.shrink_to_fit();

@@ -29,7 +29,9 @@ mod rewards;
 use pyo3::prelude::*;
 
 /// Every preset, as the service's `ListVariants` answers: a list of dicts
-/// (`id`, `title`, `minPlayers`, `maxPlayers`, `rules`, ...).
+/// with `id`, `title`, `description`, `source`, `players` (the seat counts
+/// it is played by) and `defaults` (for each seat count, `players` and the
+/// `rules` in force).
 #[pyfunction]
 fn variants(py: Python<'_>) -> PyResult<Py<PyAny>> {
     json::to_python(py, &pips::service::engine::list_variants().variants)

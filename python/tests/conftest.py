@@ -10,12 +10,22 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+
+# `python -m pytest` run in python/ puts python/ first on the import path,
+# where pips/ is the package's source without its extension module (which
+# only an install or `maturin develop` builds): the installed package is
+# the one to test, so the source folder gives way unless it was built in
+# place.
+_SOURCE = REPO / "python"
+if not any(path.suffix in (".so", ".pyd") for path in (_SOURCE / "pips").glob("_pips*")):
+    sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != _SOURCE]
 STATE_KEY = "7c" * 32
 
 

@@ -119,6 +119,10 @@ def test_observations_can_be_left_out():
 def test_bad_batches_are_refused():
     with pytest.raises(ValueError):
         pips.Batch("block", size=0)
+    # Too many games to hold is refused, not left to abort the interpreter.
+    for size in (2**20 + 1, 2**40):
+        with pytest.raises(ValueError, match="size must be from 1 to 1048576 games"):
+            pips.Batch("block", players=2, size=size)
     with pytest.raises(ValueError):
         pips.Batch("block", reward="often")
     with pytest.raises(pips.InvalidArgument):

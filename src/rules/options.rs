@@ -662,7 +662,7 @@ impl Rules {
         if self.count_partner && !self.partnerships {
             return Err(RulesError::new(
                 RuleOption::CountPartner,
-                "crediting the partner's pips needs partnerships",
+                "crediting the partner's pips needs partnerships (count_partner true with partnerships false)",
             ));
         }
         if self.count_partner && self.settlement != Settlement::WinnerTakesPips {

@@ -173,15 +173,15 @@ impl Game {
     }
 
     /// The side that won a hand ending in `end`: the seat that went out or
-    /// closed; when blocked, the fish maker under penalty scoring, else the
-    /// side with the fewest pips (none on a tie). `pips`: the
-    /// [`Game::pips_left`].
+    /// closed; when a line is blocked, the fish maker under penalty
+    /// scoring, else the side with the fewest pips (none on a tie). A
+    /// blocked round at a hub table has none: every seat scores its own
+    /// pips (RULES.md names no winner). `pips`: the [`Game::pips_left`].
     fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),
-            (None, Settlement::PenaltyOwnPips) if self.table().is_none() => {
-                Some(self.side_of(self.last_placer()))
-            }
+            (None, _) if self.table().is_some() => None,
+            (None, Settlement::PenaltyOwnPips) => Some(self.side_of(self.last_placer())),
             (None, _) => self.fewest_pips_side(pips),
         }
     }

@@ -16,10 +16,20 @@ use rand::rngs::ChaCha8Rng;
 pub fn check_round_ends(report: &Report, rules: &Rules, players: u8) -> Result<u32, TestCaseError> {
     let mut ended = 0;
     for event in &report.events {
-        let Event::HandEnded { pips, hands, .. } = event else {
+        let Event::HandEnded {
+            pips,
+            hands,
+            end,
+            winner,
+            ..
+        } = event
+        else {
             continue;
         };
         ended += 1;
+        // A round has a winner only when a seat went out (every seat scores
+        // its own pips; the rule book names no winner of a blocked round).
+        prop_assert_eq!(*winner, end.seat(), "the round's winner, {:?}", end);
         for seat in 0..players {
             let hand = hands[usize::from(seat)];
             let expected = hand.pips()

@@ -15,11 +15,16 @@ doubles first among equals, else the draw or pass it is offered.
 import argparse
 import os
 import sys
+import types
 from concurrent import futures
 
 import grpc
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen"))
+# protoc writes the package pips.v1 under gen/ with no __init__.py, so an
+# installed package named pips (the pips-dominoes package) would hide it:
+# gen/pips is made this program's pips.
+sys.modules["pips"] = types.ModuleType("pips")
+sys.modules["pips"].__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen", "pips")]
 
 from pips.v1 import bots_pb2, bots_pb2_grpc  # noqa: E402
 

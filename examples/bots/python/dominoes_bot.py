@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import random
 import sys
+import types
 import time
 from concurrent import futures
 from importlib.metadata import version
@@ -42,7 +43,11 @@ from importlib.metadata import version
 import dominoes
 import grpc
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen"))
+# protoc writes the package pips.v1 under gen/ with no __init__.py, so an
+# installed package named pips (the pips-dominoes package) would hide it:
+# gen/pips is made this program's pips.
+sys.modules["pips"] = types.ModuleType("pips")
+sys.modules["pips"].__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen", "pips")]
 
 from pips.v1 import bots_pb2, bots_pb2_grpc, engine_pb2, state_pb2  # noqa: E402
 

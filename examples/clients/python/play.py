@@ -13,12 +13,17 @@ the machine-readable reason and the field at fault.
 import argparse
 import os
 import sys
+import types
 
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen"))
+# protoc writes the package pips.v1 under gen/ with no __init__.py, so an
+# installed package named pips (the pips-dominoes package) would hide it:
+# gen/pips is made this program's pips.
+sys.modules["pips"] = types.ModuleType("pips")
+sys.modules["pips"].__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen", "pips")]
 from pips.v1 import engine_pb2, engine_pb2_grpc, state_pb2  # noqa: E402
 
 
