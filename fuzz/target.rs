@@ -1,6 +1,6 @@
 //! The fuzz target: one input through the request path. Shared by the
 //! fuzzer (`examples/fuzz.rs`) and the corpus replay test
-//! (`tests/fuzz_corpus.rs`).
+//! (`tests/integration/fuzz_corpus.rs`).
 
 use std::sync::OnceLock;
 

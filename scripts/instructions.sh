@@ -12,7 +12,7 @@
 #   scripts/instructions.sh [path/to/hands] [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-hands=${1:-target/release/examples/hands}
+hands=${1:-target/perf/examples/hands}
 n=${2:-20000}
 
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -23,7 +23,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
         exit 1
     fi
 fi
-[ -x "$hands" ] || cargo build --release --locked --example hands
+[ -x "$hands" ] || cargo build --profile perf --locked --example hands
 
 count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \

@@ -18,10 +18,6 @@ import math
 import time
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
-
-import pips.openspiel  # noqa: F401  (registers python_pips)
 
 
 def play_hand(game, deal_seed: int, choose, seat_of_a: int) -> float:
@@ -69,6 +65,12 @@ def main() -> None:
     parser.add_argument("--mccfr-iterations", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    # OpenSpiel only once the arguments are read: `--help` works without it.
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
+
+    import pips.openspiel  # noqa: F401  (registers python_pips)
+
     game = pyspiel.load_game("python_pips", {"variant": "block", "players": 2})
 
     # ISMCTS (random rollouts) against pips's expert.

@@ -8,7 +8,7 @@ use pips::service::error::ApiError;
 use pyo3::prelude::*;
 
 use crate::actions;
-use crate::errors::refusal;
+use crate::errors::{Players, Seed, Size, refusal};
 use crate::rewards::{match_result, zero_sum};
 
 /// What one call answers: observations, masks, rewards and done flags.
@@ -73,6 +73,29 @@ struct Out {
     done: Vec<bool>,
 }
 
+/// `actions` as int64s: an int64 array as it is; an array of another
+/// integer type (int32, say, numpy's default on some platforms) converted;
+/// anything else refused naming `actions` (numpy's own refusal, "type
+/// mismatch: from=int32, to=int64", named neither).
+fn int64_actions<'py>(py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(array) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+        return Ok(array.as_slice()?.to_vec());
+    }
+    let array = py.import("numpy")?.call_method1("asarray", (actions,))?;
+    let dtype = array.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let dims: usize = array.getattr("ndim")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") || dims != 1 {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "actions must be a one-dimensional array of integers, not {dims}-dimensional {}",
+            dtype.str()?
+        )));
+    }
+    let converted = array.call_method1("astype", ("int64",))?;
+    let array = converted.extract::<PyReadonlyArray1<'py, i64>>()?;
+    Ok(array.as_slice()?.to_vec())
+}
+
 /// The most games a batch holds: 2^20, a few hundred MiB of games and of
 /// each step's arrays. Past it a batch is refused with a `ValueError`
 /// naming `size`, where its arrays would abort the interpreter when their
@@ -88,12 +111,15 @@ impl PyBatch {
     /// at the end); `observations=False` leaves the observation vectors out
     /// (a zero-width array) for callers that build their own.
     #[new]
-    #[pyo3(signature = (variant, players = 2, size = 1, seed = 0, rules = None, reward = "hand", observations = true))]
+    #[pyo3(signature = (variant, players = Players(2), size = Size(1), seed = Seed(0), rules = None, reward = "hand", observations = true))]
+    #[pyo3(
+        text_signature = "(variant, players=2, size=1, seed=0, rules=None, reward=\"hand\", observations=True)"
+    )]
     fn new(
         variant: String,
-        players: u32,
-        size: usize,
-        seed: u64,
+        players: Players,
+        size: Size,
+        seed: Seed,
         rules: Option<&Bound<'_, PyAny>>,
         reward: &str,
         observations: bool,
@@ -107,6 +133,7 @@ impl PyBatch {
                 )));
             }
         };
+        let (Players(players), Size(size), Seed(seed)) = (players, size, seed);
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "size must be from 1 to {MAX_SIZE} games, not {size}"
@@ -207,7 +234,8 @@ impl PyBatch {
         self.answer(py, out)
     }
 
-    /// Plays `actions[i]` (an int64 array of `size`) in game `i` for its
+    /// Plays `actions[i]` (an array of `size` integers: int64, or any
+    /// integer type, converted) in game `i` for its
     /// seat to act, deals a new match where one ended, and answers
     /// `(observations, masks, rewards, done)`: float32 `[size,
     /// observation_size]` of each game's seat to act (after a reset, the
@@ -217,12 +245,8 @@ impl PyBatch {
     /// Raises `pips.InvalidArgument` (field `actions[i]`) for an action
     /// outside the space or a wrong length, and `pips.IllegalMove` for one
     /// that is not legal; then no game has moved.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<Answer<'py>> {
-        let actions = actions.as_slice()?.to_vec();
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Answer<'py>> {
+        let actions = int64_actions(py, actions)?;
         if actions.len() != self.games.len() {
             return Err(refusal(&ApiError::invalid(
                 ErrorReason::MalformedMove,

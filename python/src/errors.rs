@@ -49,3 +49,59 @@ impl<T, E: Into<ApiError>> Refuse<T> for Result<T, E> {
         self.map_err(|error| refusal(&error.into()))
     }
 }
+
+/// An integer argument of `T` from a Python int: out of `T`'s range (or
+/// not an int at all), an error naming the argument and what it takes.
+/// (pyo3's own, "can't convert negative int to unsigned" or "out of range
+/// integral type conversion attempted", name neither.)
+fn whole<T: TryFrom<i128>>(value: &Bound<'_, PyAny>, name: &str, takes: &str) -> PyResult<T> {
+    if !value.is_instance_of::<pyo3::types::PyInt>() {
+        let kind = value.get_type().name()?;
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an integer ({takes}), not {kind}"
+        )));
+    }
+    let refused = || {
+        let shown = value.str().map(|s| s.to_string()).unwrap_or_default();
+        let shown: String = shown.chars().take(40).collect();
+        pyo3::exceptions::PyValueError::new_err(format!("{name} must be {takes}, not {shown}"))
+    };
+    let wide: i128 = value.extract().map_err(|_| refused())?;
+    T::try_from(wide).map_err(|_| refused())
+}
+
+/// A newtype for one integer argument, read by [`whole`].
+macro_rules! whole_argument {
+    ($(#[$doc:meta])* $type:ident($inner:ty), $name:literal, $takes:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $type(pub $inner);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $type {
+            type Error = PyErr;
+
+            fn extract(value: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                whole(&value, $name, $takes).map($type)
+            }
+        }
+    };
+}
+
+whole_argument!(
+    /// `players`: a seat count (which ones a preset allows, it says).
+    Players(u32),
+    "players",
+    "a number of seats, 2 to 8"
+);
+whole_argument!(
+    /// `seed`: any 64-bit unsigned integer.
+    Seed(u64),
+    "seed",
+    "from 0 to 2**64 - 1"
+);
+whole_argument!(
+    /// `size`: the games of a batch.
+    Size(usize),
+    "size",
+    "from 1 to 1048576 games"
+);

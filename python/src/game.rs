@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use crate::actions;
-use crate::errors::{Refuse, refusal};
+use crate::errors::{Players, Refuse, Seed, refusal};
 use crate::json;
 use crate::moves::{PyMove, PyUpdate};
 
@@ -117,21 +117,22 @@ impl PyGame {
     /// Raises `pips.InvalidArgument` for an unknown preset, a player count
     /// it does not allow or rules that cannot be played.
     #[new]
-    #[pyo3(signature = (variant, players = 2, seed = None, rules = None))]
+    #[pyo3(signature = (variant, players = Players(2), seed = None, rules = None))]
+    #[pyo3(text_signature = "(variant, players=2, seed=None, rules=None)")]
     fn new(
         variant: String,
-        players: u32,
-        seed: Option<u64>,
+        players: Players,
+        seed: Option<Seed>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        deal(variant, players, seed, rules).map(PyGame::from_game)
+        deal(variant, players.0, seed.map(|s| s.0), rules).map(PyGame::from_game)
     }
 
     /// Deals a new match of the same preset, seats and rules from `seed`,
     /// in place: what `Game(variant, players, seed, rules)` deals, without
     /// reading the rules again (a training loop's reset).
-    fn restart(&mut self, seed: u64) {
-        self.game.restart(seed);
+    fn restart(&mut self, seed: Seed) {
+        self.game.restart(seed.0);
     }
 
     /// Reads a state in the service's JSON form (the `state` of an answer,
@@ -222,10 +223,11 @@ impl PyGame {
         self.game.hand_number()
     }
 
-    /// The seat to act.
+    /// The seat to act; `None` once the match is over (as the service
+    /// leaves `toAct` out then).
     #[getter]
-    fn to_act(&self) -> u8 {
-        self.game.to_act()
+    fn to_act(&self) -> Option<u8> {
+        self.game.outcome().is_none().then(|| self.game.to_act())
     }
 
     /// Points per side.
@@ -439,9 +441,9 @@ impl PyGame {
     /// `None` in the rare case no consistent deal was found.
     ///
     /// Raises `pips.InvalidArgument` for a seat the game does not have.
-    fn resample(&self, seat: u8, seed: u64) -> PyResult<Option<PyGame>> {
+    fn resample(&self, seat: u8, seed: Seed) -> PyResult<Option<PyGame>> {
         self.check_seat(seat)?;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed.0);
         Ok(self
             .game
             .view(seat)
@@ -475,8 +477,9 @@ impl PyGame {
         py: Python<'_>,
         level: &str,
         playouts: Option<u32>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<PyMove> {
+        let seed = seed.map(|s| s.0);
         let level = Level::from_name(level).ok_or_else(|| {
             let known: Vec<&str> = Level::NAMES.iter().map(|(name, _)| *name).collect();
             pyo3::exceptions::PyValueError::new_err(format!(

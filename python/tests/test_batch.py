@@ -116,6 +116,21 @@ def test_observations_can_be_left_out():
     assert masks.any(axis=1).all()
 
 
+def test_actions_of_any_integer_type_are_taken():
+    # int32 (numpy's default integer on some platforms) plays as int64 does.
+    wide, narrow = pips.Batch("block", size=4, seed=2), pips.Batch("block", size=4, seed=2)
+    _, masks, _, _ = wide.reset()
+    narrow.reset()
+    for _ in range(30):
+        actions = masks.argmax(axis=1)
+        a = wide.step(actions.astype(np.int64))
+        b = narrow.step(actions.astype(np.int32))
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+        masks = a[1]
+    with pytest.raises(TypeError, match="actions must be a one-dimensional array of integers"):
+        wide.step(np.zeros(4, dtype=np.float64))
+
+
 def test_bad_batches_are_refused():
     with pytest.raises(ValueError):
         pips.Batch("block", size=0)

@@ -149,6 +149,38 @@ def test_bad_deals_are_refused_with_the_field():
     assert len(house.view(0)["hand"]) == 5 and house.rules["handSize"] == 5
 
 
+def test_bad_arguments_are_refused_naming_the_argument():
+    # Integers out of range: a ValueError naming the argument and its range.
+    for kwargs, words in [
+        ({"players": -1}, "players must be a number of seats, 2 to 8, not -1"),
+        ({"seed": -1}, "seed must be from 0 to 2**64 - 1, not -1"),
+        ({"seed": 2**64}, "seed must be from 0 to 2**64 - 1, not 18446744073709551616"),
+    ]:
+        with pytest.raises(ValueError, match=words.replace("*", r"\*")):
+            pips.Game("block", **kwargs)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pips.Game("block", seed="7")
+    with pytest.raises(ValueError, match="size must be from 1 to 1048576 games, not -3"):
+        pips.Batch("block", size=-3)
+    # A number the rules' field cannot hold: the field, in the API's words.
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game("block", rules={"target": 2**40})
+    assert refused.value.field == "rules.target"
+    assert "cannot hold this value" in refused.value.message and "untagged" not in refused.value.message
+    # Text that is not JSON names the argument, not a field inside it.
+    with pytest.raises(pips.InvalidArgument) as refused:
+        pips.Game("block", seed=1).play("{not json")
+    assert refused.value.field == "move"
+
+
+def test_the_seat_to_act_is_none_once_the_match_is_over():
+    game = pips.Game("draw", players=2, seed=3)
+    while not game.is_over:
+        assert game.to_act in (0, 1)
+        game.play(game.suggest("random", seed=1))
+    assert game.to_act is None
+
+
 def test_refusals_pickle_with_their_details():
     try:
         pips.Game("nope")

@@ -439,7 +439,13 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let parsed = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         // (Both quote the request: field names, values.)
         let path = error.path().to_string();
-        let field = if path == "." { String::new() } else { path };
+        // "." is the whole body; "?" a body that is not JSON at all (no
+        // field was reached): neither names a field.
+        let field = if path == "." || path == "?" {
+            String::new()
+        } else {
+            path
+        };
         let message = in_our_words(&error.inner().to_string(), &field);
         ApiError::invalid(
             ErrorReason::MalformedJson,
@@ -463,6 +469,14 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// which in pips means a game), without the proto3 `_UNSPECIFIED` value,
 /// which is never valid.
 fn in_our_words(message: &str, field: &str) -> String {
+    // A number the field's type cannot hold (2^40 for a `uint32`), or a
+    // value of another kind: serde's words name its own internals.
+    if let Some(rest) = message.strip_prefix("data did not match any variant of untagged enum") {
+        let position = rest.find(" at line ").map_or("", |at| &rest[at..]);
+        return format!(
+            "`{field}` cannot hold this value: not an integer of its type (too large, negative where it cannot be, or not a number){position}"
+        );
+    }
     let Some(rest) = message.strip_prefix("unknown variant ") else {
         return message.to_owned();
     };

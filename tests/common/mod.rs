@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod house;
+pub mod rounds;
 
 use pips::rules::MatchDigest;
 use pips::rules::presets::preset;

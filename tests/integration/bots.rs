@@ -4,7 +4,7 @@
 //! seat's information and are spread evenly over the consistent ones; a
 //! fixed seed and playout budget give the same suggestion.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! HTTP/JSON; a seat token suggests for its own seat only; a seat not to
 //! act is refused; the server's cap stops a search that asks for more.
 
-mod server;
+use crate::server;
 
 use std::time::Duration;
 

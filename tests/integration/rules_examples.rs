@@ -1,7 +1,7 @@
 //! The worked numbers and the shared rules of docs/rules.md for
 //! `muggins` and `draw`, played through the engine on hand-made positions.
 
-mod common;
+use crate::common;
 
 use common::{Position, blocked_after_six_five, hand_end, points_of, rules, t};
 use pips::rules::{End, Event, HandEnd, Move, Outcome, PlayError, ScoreReason};

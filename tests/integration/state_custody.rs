@@ -11,7 +11,7 @@ use prost::Message;
 use tonic::Code;
 use tonic_types::StatusExt;
 
-mod server;
+use crate::server;
 use server::TestServer;
 
 const KEY_A: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

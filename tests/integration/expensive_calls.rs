@@ -4,7 +4,7 @@
 //! metrics listener held open, and oversize bodies. Each must be refused
 //! or bounded at once, and leave well-behaved callers served.
 
-mod server;
+use crate::server;
 
 use std::time::Duration;
 

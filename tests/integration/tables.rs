@@ -10,7 +10,7 @@
 //! a server killed with SIGKILL mid-match that loses no acknowledged move
 //! and resumes.
 
-mod server;
+use crate::server;
 
 use std::time::Duration;
 

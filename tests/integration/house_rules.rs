@@ -6,7 +6,7 @@
 //! ends within the match's hand limit, and nearly all of them well before
 //! it: combinations under which a match could not end are refused.
 
-mod common;
+use crate::common;
 
 use common::house::house_rules;
 use pips::proto;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use pips::proto;
 
-mod server;
+use crate::server;
 use server::{Answer, TestServer, send};
 
 /// `POST url` with `content_type` and extra headers.

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-mod server;
+use crate::server;
 use server::{Answer, TestServer, call, grpc_frame, post_json, send};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -306,6 +306,21 @@ async fn json_refusals_carry_status_reason_and_field() {
             None,
         );
     }
+    // Not JSON at all names no field (not "?").
+    new_game_refused(&server, "{not json", "ERROR_REASON_MALFORMED_JSON", "").await;
+    // A number the field cannot hold is said so, in the API's words.
+    let message = new_game_refused(
+        &server,
+        r#"{"variant":"muggins","players":2,"rules":{"target":1099511627776}}"#,
+        "ERROR_REASON_MALFORMED_JSON",
+        "rules.target",
+    )
+    .await;
+    assert!(
+        message.starts_with("`rules.target` cannot hold this value")
+            && !message.contains("untagged"),
+        "{message}"
+    );
     // 400: well-formed JSON, refused by the engine, naming the field.
     let answer = post_json(
         &format!("{url}/v1/NewGame"),

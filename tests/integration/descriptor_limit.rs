@@ -1,7 +1,8 @@
 //! The real binary at a low descriptor limit (`prlimit --nofile`): idle
 //! connections that use up the descriptors make it back off and warn, not
-//! spin, and it serves again once they are gone. (Its own test binary: the
-//! limit is the server process's, set by `prlimit`.)
+//! spin, and it serves again once they are gone. (The limit is the
+//! server process's, set by `prlimit`: the tests beside it in this binary
+//! do not share it.)
 
 use std::io::Read;
 use std::net::{SocketAddr, TcpListener, TcpStream};

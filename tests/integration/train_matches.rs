@@ -13,8 +13,7 @@
 //!   (0-0 counting its own worth), and the match ends after its rounds with
 //!   the lowest score winning.
 
-#[path = "common/rounds.rs"]
-mod rounds;
+use crate::common::rounds;
 
 use pips::proto;
 use pips::rules::presets::preset;

@@ -3,7 +3,7 @@
 //! Each must pass through every handler without a panic, and an accepted
 //! move must leave a state that validates.
 
-#[path = "../fuzz/target.rs"]
+#[path = "../../fuzz/target.rs"]
 mod target;
 
 use std::path::PathBuf;

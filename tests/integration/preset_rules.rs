@@ -2,7 +2,7 @@
 //! its sections and worked numbers), played through the engine. `muggins` and `draw` have theirs in
 //! `rules_examples.rs`.
 
-mod common;
+use crate::common;
 
 use common::{
     Position, blocked_after_six_five, ended_with, hand_end, lead, on, play_all, points_of, rules,

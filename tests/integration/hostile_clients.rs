@@ -3,7 +3,7 @@
 //! a header, idle connections. Each attack must cost the server little and
 //! leave well-behaved clients served.
 
-mod server;
+use crate::server;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! shows up in review.
 //!
 //! To re-record after an intended rule change: `PIPS_BLESS=1 cargo test
-//! --test golden`, then review the diff of `tests/golden/`.
+//! --test integration golden::`, then review the diff of `tests/golden/`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -19,8 +19,7 @@
 //! - what a seat knows never rules out a tile another seat holds, and a
 //!   sampled deal keeps everything the seat sees.
 
-#[path = "common/rounds.rs"]
-mod rounds;
+use crate::common::rounds;
 
 use pips::proto;
 use pips::rules::foot::{Foot, FootPlace, Root, TOES, Waiting};

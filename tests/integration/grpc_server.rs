@@ -11,7 +11,7 @@ use tonic::Code;
 use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
-mod server;
+use crate::server;
 use server::TestServer;
 
 fn new_game(variant: &str, players: u32, seed: u64) -> proto::NewGameRequest {

@@ -4,7 +4,7 @@
 //! same digest; the first illegal move is refused by its index. Also over
 //! the real server, by gRPC and by `POST /v1/Replay`.
 
-mod server;
+use crate::server;
 
 use pips::proto::{self, ErrorReason};
 use pips::rules::presets::PRESETS;
