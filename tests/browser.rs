@@ -246,8 +246,66 @@ return {
   panel: document.querySelector('#state-json').value,
   viewer: g.viewer,
   overflow: document.documentElement.scrollWidth - window.innerWidth,
+  turnLine: shown('#turn') ? document.querySelector('#turn').textContent : null,
+  inView: (() => {
+    const within = (el) => {
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    };
+    return {
+      turn: within(document.querySelector('#turn')),
+      move: within(document.querySelector('#hand button.playable, #other-moves button')),
+    };
+  })(),
+  scoreOrder: [...document.querySelectorAll('#scores li')].map((li) => Number(li.dataset.side)),
+  quickStart: [document.querySelector('#variant').value, document.querySelector('#variant').selectedOptions[0]?.textContent ?? '', document.querySelector('#quick-start').textContent],
 };
 "#;
+
+/// When it is the player's turn, the turn line and a move to make are on
+/// screen without scrolling, however long the table has grown: the hand
+/// docks at the foot of the screen.
+fn assert_turn_in_view(page: &Value, width: &Width, variant: &str) {
+    if page["choosing"] == true || (page["playable"] == 0 && page["other"] == 0) {
+        return;
+    }
+    let line = page["turnLine"].as_str().unwrap_or_default();
+    assert!(
+        line.starts_with("Your turn"),
+        "{} {variant}: the turn line says so: {line:?}",
+        width.name
+    );
+    assert_eq!(
+        page["inView"],
+        json!({ "turn": true, "move": true }),
+        "{} {variant}: the turn line and a move to make are on screen",
+        width.name
+    );
+}
+
+/// The start page's button names the game the form (from the address)
+/// names, and the scoreboard lists the player's side first, then the
+/// others clockwise.
+fn assert_named_and_ordered(page: &Value, variant: &str) {
+    let [chosen, title, button] =
+        [0, 1, 2].map(|i| page["quickStart"][i].as_str().unwrap_or_default());
+    assert_eq!(chosen, variant, "the address chose the game");
+    assert_eq!(button, format!("Play {title} against the computer"));
+    let order: Vec<u64> = page["scoreOrder"]
+        .as_array()
+        .map(|sides| sides.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let sides = order.len() as u64;
+    let first = order.first().copied().unwrap_or(0);
+    assert!(
+        order
+            .iter()
+            .enumerate()
+            .all(|(k, &side)| side == (first + k as u64) % sides),
+        "the scores in seat order from the player's side: {order:?}"
+    );
+}
 
 /// Runs [`PROBE`].
 async fn probe(browser: &Client) -> Value {
@@ -370,7 +428,7 @@ async fn text(browser: &Client, css: &str) -> String {
 async fn shown_scores(browser: &Client) -> Vec<i64> {
     let shown = browser
         .execute(
-            "return [...document.querySelectorAll('#scores li[data-side]')].map((li) => Number(li.dataset.points));",
+            "return [...document.querySelectorAll('#scores li[data-side]')].sort((a, b) => a.dataset.side - b.dataset.side).map((li) => Number(li.dataset.points));",
             vec![],
         )
         .await
@@ -688,11 +746,13 @@ async fn play_match(
             tokio::time::sleep(Duration::from_millis(15)).await;
             continue;
         }
+        assert_turn_in_view(&page, width, table.variant);
         if page["choosing"] == true {
             choices += 1;
             click(browser, "#choose-buttons button").await;
         } else if !checked && page["onTable"].as_u64().unwrap_or(0) >= 2 {
             checked = true;
+            assert_named_and_ordered(&page, table.variant);
             check_panel_rules_and_reload(browser, table).await;
         } else if !hinted && page["onTable"].as_u64().unwrap_or(0) >= 3 {
             hinted = true;
@@ -1034,8 +1094,10 @@ async fn play_hub_match(browser: &Client, server: &TestServer, width: &Width, ta
             tokio::time::sleep(Duration::from_millis(15)).await;
             continue;
         }
+        assert_turn_in_view(&page, width, table.variant);
         if !shot_mid && page["onTable"].as_u64().unwrap_or(0) >= 10 {
             shot_mid = true;
+            assert_named_and_ordered(&page, table.variant);
             screenshot_table(browser, &shot("mid-round")).await;
             assert_fits(browser, width, "mid-round").await;
         }
