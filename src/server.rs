@@ -18,6 +18,7 @@
 //! - `coalescing_stream`: accepted connections as the HTTP stacks see them
 //!   (small frames copied into one write).
 
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -189,137 +190,153 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServerError> {
-    let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_service_status(
-            "pips.v1.DominoEngineService",
-            tonic_health::ServingStatus::Serving,
-        )
-        .await;
+    serve_until(listener, config, Box::pin(shutdown)).await
+}
 
-    let descriptor_sets = [
-        proto::FILE_DESCRIPTOR_SET,
-        tonic_health::pb::FILE_DESCRIPTOR_SET,
-        tonic_types::pb::FILE_DESCRIPTOR_SET,
-    ];
-    let mut reflection_v1 = tonic_reflection::server::Builder::configure();
-    let mut reflection_v1alpha = tonic_reflection::server::Builder::configure();
-    for set in descriptor_sets {
-        reflection_v1 = reflection_v1.register_encoded_file_descriptor_set(set);
-        reflection_v1alpha = reflection_v1alpha.register_encoded_file_descriptor_set(set);
-    }
-    // Reflection lists the services this server serves, not every service
-    // its contract defines: `pips.v1.BotService` is served by bots (and
-    // called by `pips arena`), never here. Its messages stay resolvable.
-    let keeps_tables = config.tables_db.is_some();
-    for name in SERVED_SERVICES {
-        if *name == "pips.v1.TableService" && !keeps_tables {
-            continue;
-        }
-        reflection_v1 = reflection_v1.with_service_name(*name);
-        reflection_v1alpha = reflection_v1alpha.with_service_name(*name);
-    }
-    reflection_v1 = reflection_v1.with_service_name("grpc.reflection.v1.ServerReflection");
-    reflection_v1alpha =
-        reflection_v1alpha.with_service_name("grpc.reflection.v1alpha.ServerReflection");
+/// A future that must be shut down by: one type, so that the server below is
+/// compiled once in this crate rather than again for each caller's future
+/// (a binary's build spent half its time on that copy).
+type Shutdown<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 
-    if let Ok(addr) = listener.local_addr() {
-        tracing::info!(
-            %addr,
-            signed_states = config.state_keys.is_some(),
-            max_request_bytes = config.max_request_bytes,
-            max_concurrent_requests = config.max_concurrent_requests,
-            max_connections = config.max_connections,
-            cors_origins = config.cors_origins.len(),
-            "pips is serving (gRPC, gRPC-Web, Connect, HTTP/JSON; playground at /)"
-        );
-    }
-    let engine = Engine::new(Custody::new(config.state_keys.clone()))
-        .with_suggest_cap(config.max_suggest)
-        .with_pool_size(config.work_pool);
-    let tables = match &config.tables_db {
-        Some(database) => Some(
-            crate::tables::Tables::open(
-                database,
-                engine.clone(),
-                config.tables_expire_after,
-                config.table_limits,
+/// [`run`], boxed: the server's whole future is built here, not in its caller.
+fn serve_until(
+    listener: TcpListener,
+    config: Config,
+    shutdown: Shutdown<'_>,
+) -> Pin<Box<dyn Future<Output = Result<(), ServerError>> + Send + '_>> {
+    Box::pin(async move {
+        let (health, health_service) = tonic_health::server::health_reporter();
+        health
+            .set_service_status(
+                "pips.v1.DominoEngineService",
+                tonic_health::ServingStatus::Serving,
             )
-            .await
-            .map_err(ServerError::Tables)?,
-        ),
-        None => None,
-    };
-    // When the server shuts down, the tables' watches end first (they
-    // would hold their connections open until the drain ran out).
-    let closing = tables.clone();
-    let shutdown = async move {
-        shutdown.await;
-        if let Some(tables) = closing {
-            tables.close();
+            .await;
+
+        let descriptor_sets = [
+            proto::FILE_DESCRIPTOR_SET,
+            tonic_health::pb::FILE_DESCRIPTOR_SET,
+            tonic_types::pb::FILE_DESCRIPTOR_SET,
+        ];
+        let mut reflection_v1 = tonic_reflection::server::Builder::configure();
+        let mut reflection_v1alpha = tonic_reflection::server::Builder::configure();
+        for set in descriptor_sets {
+            reflection_v1 = reflection_v1.register_encoded_file_descriptor_set(set);
+            reflection_v1alpha = reflection_v1alpha.register_encoded_file_descriptor_set(set);
         }
-    };
-    let api = http_api::Api::new(engine.clone(), tables, config.max_request_bytes);
-    let mut grpc = Routes::builder();
-    grpc.add_service(health_service)
-        .add_service(reflection_v1.build_v1()?)
-        .add_service(reflection_v1alpha.build_v1alpha()?);
-    let limits = Arc::new(Limits {
-        max_request_bytes: config.max_request_bytes,
-        body_timeout: config.body_timeout,
-        waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
-        request_timeout: config.request_timeout,
-        slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
-        answers: AnswerBudget::new(config.max_answer_bytes),
-    });
-    let answers = Arc::clone(&limits.answers);
-    // The engine's RPCs over gRPC are served by the dispatch the JSON API
-    // and Connect share (large requests decoded, run and encoded on the
-    // work pool); tonic serves health and reflection.
-    let mut engine_rpcs = axum::Router::new();
-    for (service, rpcs) in http_api::SERVICES {
-        for rpc in rpcs {
-            let path = format!("/{service}/{rpc}");
-            engine_rpcs = engine_rpcs.route(&path, axum::routing::post(grpc_unary::serve));
+        // Reflection lists the services this server serves, not every service
+        // its contract defines: `pips.v1.BotService` is served by bots (and
+        // called by `pips arena`), never here. Its messages stay resolvable.
+        let keeps_tables = config.tables_db.is_some();
+        for name in SERVED_SERVICES {
+            if *name == "pips.v1.TableService" && !keeps_tables {
+                continue;
+            }
+            reflection_v1 = reflection_v1.with_service_name(*name);
+            reflection_v1alpha = reflection_v1alpha.with_service_name(*name);
         }
-    }
-    let app = grpc
-        .routes()
-        .into_axum_router()
-        .merge(engine_rpcs.with_state(Arc::clone(&api)))
-        // gRPC-Web calls become gRPC calls (on the gRPC routes only: the
-        // layer refuses other HTTP/1.1 requests).
-        .layer(tonic_web::GrpcWebLayer::new())
-        .merge(http_api::router(Arc::clone(&api)))
-        .fallback(http_api::not_found)
-        // Connect calls at the gRPC paths are answered by the same
-        // handlers as the JSON API; gRPC and gRPC-Web pass through.
-        .layer(axum::middleware::from_fn_with_state(api, connect::serve))
-        // Every call runs under the limits (body, concurrency, timeout),
-        // whose refusals are answered in the caller's protocol.
-        .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
-        .layer(tower::util::option_layer(cors_layer(&config.cors_origins)))
-        // Behind a trusted proxy, each call's client is the one it names.
-        .layer(tower::util::option_layer(
-            (!config.trusted_proxies.is_empty()).then(|| {
-                axum::middleware::from_fn_with_state(
-                    Arc::new(config.trusted_proxies.clone()),
-                    proxies::forwarded,
+        reflection_v1 = reflection_v1.with_service_name("grpc.reflection.v1.ServerReflection");
+        reflection_v1alpha =
+            reflection_v1alpha.with_service_name("grpc.reflection.v1alpha.ServerReflection");
+
+        if let Ok(addr) = listener.local_addr() {
+            tracing::info!(
+                %addr,
+                signed_states = config.state_keys.is_some(),
+                max_request_bytes = config.max_request_bytes,
+                max_concurrent_requests = config.max_concurrent_requests,
+                max_connections = config.max_connections,
+                cors_origins = config.cors_origins.len(),
+                "pips is serving (gRPC, gRPC-Web, Connect, HTTP/JSON; playground at /)"
+            );
+        }
+        let engine = Engine::new(Custody::new(config.state_keys.clone()))
+            .with_suggest_cap(config.max_suggest)
+            .with_pool_size(config.work_pool);
+        let tables = match &config.tables_db {
+            Some(database) => Some(
+                crate::tables::Tables::open(
+                    database,
+                    engine.clone(),
+                    config.tables_expire_after,
+                    config.table_limits,
                 )
-            }),
-        ));
-    let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
-    let how = listen::Listening {
-        limits: connection_limits(&config),
-        answers,
-        max_connections: config.max_connections,
-        replace_idle: false,
-        tls,
-        counted: true,
-    };
-    listen::serve(listener, app, how, shutdown).await;
-    tracing::info!("pips has shut down");
-    Ok(())
+                .await
+                .map_err(ServerError::Tables)?,
+            ),
+            None => None,
+        };
+        // When the server shuts down, the tables' watches end first (they
+        // would hold their connections open until the drain ran out).
+        let closing = tables.clone();
+        let shutdown = async move {
+            shutdown.await;
+            if let Some(tables) = closing {
+                tables.close();
+            }
+        };
+        let api = http_api::Api::new(engine.clone(), tables, config.max_request_bytes);
+        let mut grpc = Routes::builder();
+        grpc.add_service(health_service)
+            .add_service(reflection_v1.build_v1()?)
+            .add_service(reflection_v1alpha.build_v1alpha()?);
+        let limits = Arc::new(Limits {
+            max_request_bytes: config.max_request_bytes,
+            body_timeout: config.body_timeout,
+            waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
+            request_timeout: config.request_timeout,
+            slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
+            answers: AnswerBudget::new(config.max_answer_bytes),
+        });
+        let answers = Arc::clone(&limits.answers);
+        // The engine's RPCs over gRPC are served by the dispatch the JSON API
+        // and Connect share (large requests decoded, run and encoded on the
+        // work pool); tonic serves health and reflection.
+        let mut engine_rpcs = axum::Router::new();
+        for (service, rpcs) in http_api::SERVICES {
+            for rpc in rpcs {
+                let path = format!("/{service}/{rpc}");
+                engine_rpcs = engine_rpcs.route(&path, axum::routing::post(grpc_unary::serve));
+            }
+        }
+        let app = grpc
+            .routes()
+            .into_axum_router()
+            .merge(engine_rpcs.with_state(Arc::clone(&api)))
+            // gRPC-Web calls become gRPC calls (on the gRPC routes only: the
+            // layer refuses other HTTP/1.1 requests).
+            .layer(tonic_web::GrpcWebLayer::new())
+            .merge(http_api::router(Arc::clone(&api)))
+            .fallback(http_api::not_found)
+            // Connect calls at the gRPC paths are answered by the same
+            // handlers as the JSON API; gRPC and gRPC-Web pass through.
+            .layer(axum::middleware::from_fn_with_state(api, connect::serve))
+            // Every call runs under the limits (body, concurrency, timeout),
+            // whose refusals are answered in the caller's protocol.
+            .layer(axum::middleware::from_fn_with_state(limits, guard::guard))
+            .layer(tower::util::option_layer(cors_layer(&config.cors_origins)))
+            // Behind a trusted proxy, each call's client is the one it names.
+            .layer(tower::util::option_layer(
+                (!config.trusted_proxies.is_empty()).then(|| {
+                    axum::middleware::from_fn_with_state(
+                        Arc::new(config.trusted_proxies.clone()),
+                        proxies::forwarded,
+                    )
+                }),
+            ));
+        let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
+        let how = listen::Listening {
+            limits: connection_limits(&config),
+            answers,
+            max_connections: config.max_connections,
+            replace_idle: false,
+            tls,
+            counted: true,
+        };
+        listen::serve(listener, app, how, shutdown).await;
+        tracing::info!("pips has shut down");
+        Ok(())
+    })
 }
 
 /// How `config` says connections are served.
@@ -347,21 +364,32 @@ pub async fn serve_metrics(
     config: &Config,
     shutdown: impl Future<Output = ()> + Send,
 ) {
-    let limits = ConnectionLimits {
-        max_streams: 4,
-        drain: Duration::from_secs(1),
-        ..connection_limits(config)
-    };
-    let how = listen::Listening {
-        limits,
-        // (Its answers are a scrape's, not held: its budget is its own.)
-        answers: AnswerBudget::new(config.max_answer_bytes),
-        max_connections: Some(METRICS_MAX_CONNECTIONS),
-        replace_idle: true,
-        tls: None,
-        counted: false,
-    };
-    listen::serve(listener, crate::metrics::router(), how, shutdown).await;
+    metrics_until(listener, config, Box::pin(shutdown)).await;
+}
+
+/// [`serve_metrics`], boxed as [`serve_until`] is.
+fn metrics_until<'a>(
+    listener: TcpListener,
+    config: &'a Config,
+    shutdown: Shutdown<'a>,
+) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+    Box::pin(async move {
+        let limits = ConnectionLimits {
+            max_streams: 4,
+            drain: Duration::from_secs(1),
+            ..connection_limits(config)
+        };
+        let how = listen::Listening {
+            limits,
+            // (Its answers are a scrape's, not held: its budget is its own.)
+            answers: AnswerBudget::new(config.max_answer_bytes),
+            max_connections: Some(METRICS_MAX_CONNECTIONS),
+            replace_idle: true,
+            tls: None,
+            counted: false,
+        };
+        listen::serve(listener, crate::metrics::router(), how, shutdown).await;
+    })
 }
 
 /// Cross-origin access for browsers (the JSON API, Connect and gRPC-Web): none
