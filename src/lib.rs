@@ -19,12 +19,16 @@
 //! - [`metrics`]: what the process counts (calls, latency, refusals,
 //!   connections, the process), served for Prometheus on `--metrics-addr`.
 
+#[cfg(feature = "server")]
 pub mod arena;
 pub mod bots;
+#[cfg(feature = "server")]
 pub mod metrics;
 pub mod rules;
+#[cfg(feature = "server")]
 pub mod server;
 pub mod service;
+#[cfg(feature = "server")]
 pub mod tables;
 
 /// Generated protobuf messages and the tonic service for `pips.v1`.
@@ -32,6 +36,7 @@ pub mod proto {
     #![allow(missing_docs, clippy::all, clippy::pedantic)]
     tonic::include_proto!("pips.v1");
     include!(concat!(env!("OUT_DIR"), "/pips.v1.serde.rs"));
+    include!(concat!(env!("OUT_DIR"), "/written_when_set.rs"));
 
     /// A request's state as its `state_source`: `state.into()` for a readable
     /// state, `token.into()` for a state token.

@@ -1,6 +1,7 @@
 //! `Game`: one match in-process.
 
 use numpy::{IntoPyArray, PyArray1};
+use pips::bots::default_seed;
 use pips::bots::{self, Budget, Level};
 use pips::proto::{self, ErrorReason};
 use pips::rules::{
@@ -12,7 +13,6 @@ use pips::service::custody::{Authority, Custody, Source};
 use pips::service::engine::{Engine, seat_view};
 use pips::service::error::ApiError;
 use pips::service::keys::StateKeys;
-use pips::service::suggest::default_seed;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt};
 use rand::SeedableRng;

@@ -7,7 +7,7 @@
 //! field as the server's.
 
 use pips::service::error::ApiError;
-use pips::service::http_api::parse_json;
+use pips::service::json::parse_json;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde::Serialize;

@@ -21,7 +21,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use crate::rules::options::{Rules, TableKind};
-use crate::rules::{Move, View};
+use crate::rules::{Game, Move, Seat, View};
 
 /// How strong a computer opponent is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -169,4 +169,15 @@ pub fn suggest(view: View<'_>, level: Level, seed: u64, budget: Budget<'_>) -> O
             expert::search(view, &mut rng, budget, expert::Settings::PLAYOUTS_ONLY)
         }
     }
+}
+
+/// The search seed of a suggestion asked without one: the match digest's
+/// first bytes and the seat, so that a position gets the same answer every
+/// time it is asked.
+#[must_use]
+pub fn default_seed(game: &Game, seat: Seat) -> u64 {
+    let digest = game.digest().0;
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
+    u64::from_le_bytes(bytes) ^ u64::from(seat)
 }

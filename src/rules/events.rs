@@ -72,10 +72,13 @@ pub enum Event {
         seat: Seat,
         /// The tile.
         tile: Tile,
-        /// Where.
+        /// Where, as the move named it.
         place: Place,
         /// The ends total after it.
         ends_total: u32,
+        /// At a chicken foot, the arm a new arm's tile started (its number
+        /// among the arms); `None` elsewhere.
+        started_arm: Option<u8>,
     },
     /// A tile was drawn.
     TileDrawn {
@@ -127,9 +130,10 @@ pub enum Event {
         pips: Vec<u32>,
         /// Settlement per side.
         settlement: Vec<i32>,
-        /// The table as the hand finished (boxed: the other events stay
-        /// small).
-        layout: Box<Layout>,
+        /// The line as the hand finished, at a line game; `None` at a
+        /// table of another family, which `table` holds (boxed: the other
+        /// events stay small).
+        layout: Option<Box<Layout>>,
         /// The table as the round finished, at a game not played on a
         /// line (trains or a chicken foot).
         table: Option<Box<Table>>,

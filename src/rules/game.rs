@@ -697,6 +697,7 @@ impl Game {
                     tile,
                     place,
                     ends_total: self.ends_total(),
+                    started_arm: None,
                 });
                 // Converted where used: the common placement scores nothing.
                 let points_i32 = || i32::try_from(points).unwrap_or(i32::MAX);

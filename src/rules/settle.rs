@@ -5,6 +5,7 @@ use arrayvec::ArrayVec;
 
 use super::deal::MAX_SEATS;
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
+use super::family::Family;
 use super::game::{Game, MAX_HANDS};
 use super::moves::{Action, Seat};
 use super::options::{BlockedOwnPips, InPlayScoring, MatchEnd, Rules, Settlement};
@@ -315,7 +316,10 @@ impl Game {
                 .unwrap_or(&pips)
                 .to_vec(),
             settlement: settlement[..usize::from(self.sides())].to_vec(),
-            layout: Box::new(self.layout().clone()),
+            layout: match &self.family {
+                Family::Line(layout) => Some(Box::new(layout.clone())),
+                Family::Hub(_) => None,
+            },
             table: self.table().cloned().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),
         });

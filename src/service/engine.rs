@@ -3,6 +3,7 @@
 //! (gRPC, gRPC-Web, Connect, the JSON API) reaches them through one
 //! dispatch ([`super::http_api::Api::run`]).
 
+#[cfg(feature = "server")]
 use std::sync::{Arc, OnceLock};
 
 use crate::proto::{self, ErrorReason};
@@ -15,6 +16,7 @@ use super::codec::{
 };
 use super::custody::{Authority, Custody, Source};
 use super::error::{ApiError, quote};
+#[cfg(feature = "server")]
 use super::pool::{PoolSize, WorkPool};
 
 /// The engine service. It keeps nothing between calls; its only
@@ -26,13 +28,16 @@ pub struct Engine {
     /// The longest a `SuggestMove` search may take.
     suggest_cap: std::time::Duration,
     /// Where searches and long replays run (started on first use, shared
-    /// by every clone).
+    /// by every clone). The server's alone: in-process callers do not search
+    /// or replay on a pool.
+    #[cfg(feature = "server")]
     work: Arc<Work>,
 }
 
 /// The work pool of an engine and its clones, started on first use so that
 /// an engine used for its cheap calls alone (the arena's, a test's) starts
 /// no threads.
+#[cfg(feature = "server")]
 #[derive(Debug)]
 struct Work {
     /// The pool's size.
@@ -91,6 +96,7 @@ macro_rules! state_source {
         }
     };
 }
+#[cfg(feature = "server")]
 pub(super) use state_source;
 
 /// The view of the seat a request names at `seat`, which a seat token may
@@ -122,6 +128,7 @@ impl Engine {
         Engine {
             custody,
             suggest_cap: DEFAULT_SUGGEST_CAP,
+            #[cfg(feature = "server")]
             work: Arc::new(Work {
                 size: PoolSize::for_this_machine(),
                 pool: OnceLock::new(),
@@ -131,6 +138,7 @@ impl Engine {
 
     /// The engine with searches and long replays run on a pool of this
     /// size (default: [`PoolSize::for_this_machine`]).
+    #[cfg(feature = "server")]
     #[must_use]
     pub fn with_pool_size(self, size: PoolSize) -> Engine {
         Engine {
@@ -143,6 +151,7 @@ impl Engine {
     }
 
     /// The work pool, started on first use.
+    #[cfg(feature = "server")]
     pub fn pool(&self) -> &WorkPool {
         self.work.pool.get_or_init(|| WorkPool::new(self.work.size))
     }

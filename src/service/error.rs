@@ -486,6 +486,7 @@ impl ApiError {
 
     /// Writes a refusal to the log (at `info`: refusals are the caller's
     /// fault, not the server's) and counts it by reason.
+    #[cfg(feature = "server")]
     pub fn log(&self) {
         crate::metrics::METRICS
             .refusals

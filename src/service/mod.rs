@@ -23,17 +23,26 @@
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 
 pub mod codec;
+#[cfg(feature = "server")]
 pub mod connect;
 pub mod custody;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "server")]
 pub mod grpc_codec;
+#[cfg(feature = "server")]
 pub mod grpc_unary;
+#[cfg(feature = "server")]
 pub mod http_api;
+pub mod json;
 pub mod keys;
+#[cfg(feature = "server")]
 pub mod openapi;
+#[cfg(feature = "server")]
 pub mod pool;
+#[cfg(feature = "server")]
 pub mod streams;
+#[cfg(feature = "server")]
 pub mod suggest;
 
 pub use engine::Engine;

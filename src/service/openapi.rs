@@ -180,10 +180,12 @@ struct Place<'a> {
 
 /// Whether an answer always writes `field`: a scalar, enum or repeated
 /// field outside every oneof (a proto3 `optional` field is in a synthetic
-/// one); a single message field is written only when set.
-fn always_present(field: &FieldDescriptorProto) -> bool {
+/// one); a single message field is written only when set, and so are the
+/// few fields of [`crate::proto::WRITTEN_WHEN_SET`].
+fn always_present(message: &str, field: &FieldDescriptorProto) -> bool {
     field.oneof_index.is_none()
         && (field.label() == Label::Repeated || field.r#type() != Type::Message)
+        && !crate::proto::WRITTEN_WHEN_SET.contains(&(message, field.name()))
 }
 
 /// Adds the schema of `message` (and of its nested types) to `schemas`.
@@ -205,7 +207,7 @@ fn add_message(
         field_path.extend([MESSAGE_FIELDS, index(i)]);
         let mut schema = field_schema(field);
         let mut description = comments.at(&field_path).to_owned();
-        if always_present(field) {
+        if always_present(message.name(), field) {
             if shared {
                 description.push_str("\n\nAlways present in answers.");
             } else {
@@ -421,12 +423,11 @@ mod tests {
         );
         // (`toAct` is optional: absent once the match is over.)
         assert!(!play.as_array().expect("required").contains(&json!("toAct")));
-        assert!(
-            required("pips.v1.TilePlayed")
-                .as_array()
-                .expect("required")
-                .contains(&json!("seat"))
-        );
+        let tile_played = required("pips.v1.TilePlayed");
+        let tile_played = tile_played.as_array().expect("required");
+        assert!(tile_played.contains(&json!("seat")));
+        // (An `end` is written only where one applies.)
+        assert!(!tile_played.contains(&json!("end")));
         // A message requests carry too says it in the field's description.
         let tile = &schemas["pips.v1.Tile"];
         assert!(tile.get("required").is_none());

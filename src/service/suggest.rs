@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bots::{self, Budget, Level};
+use crate::bots::{self, Budget, Level, default_seed};
 use crate::proto::{self, ErrorReason};
 use crate::rules::{Game, PlayError, Seat};
 
@@ -87,17 +87,6 @@ impl Asked {
             playouts: suggestion.playouts,
         })
     }
-}
-
-/// The search seed of a suggestion asked without one: the match digest's
-/// first bytes and the seat, so that a position gets the same answer every
-/// time it is asked.
-#[must_use]
-pub fn default_seed(game: &Game, seat: Seat) -> u64 {
-    let digest = game.digest().0;
-    let mut bytes = [0u8; 8];
-    bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
-    u64::from_le_bytes(bytes) ^ u64::from(seat)
 }
 
 impl Engine {

@@ -9,11 +9,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::bots::default_seed;
 use crate::bots::{self, Budget, Level};
 use crate::rules::{Game, Move, Seat};
 use crate::service::ApiError;
 use crate::service::pool::ConnectionId;
-use crate::service::suggest::default_seed;
 
 use super::Tables;
 use super::settings::Settings;

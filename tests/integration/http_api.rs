@@ -822,6 +822,113 @@ fn assert_zeros_written(value: &Value, path: &str) {
     }
 }
 
+/// The keys of a placement that name its place, as `(key, value)`: a
+/// move's `play` and its `tilePlayed` event must agree on them.
+fn place_of(placement: &Value) -> Vec<(&'static str, Value)> {
+    ["end", "train", "arm"]
+        .into_iter()
+        .filter_map(|key| placement.get(key).map(|value| (key, value.clone())))
+        .collect()
+}
+
+/// Checks one answer of a game on `table` (`line`, `trains` or `foot`):
+/// an `end` only on a line past its lead, and a hand's end naming the
+/// family's table alone.
+fn assert_places_apply(update: &Value, table: &str) {
+    let state = &update["state"];
+    // A line's moves name an end except the lead's.
+    let past_lead = table == "line" && state["layout"].get("lead").is_some();
+    for mv in update["legalMoves"].as_array().expect("legal moves") {
+        if let Some(play) = mv.get("play") {
+            assert_eq!(play.get("end").is_some(), past_lead, "{mv}");
+        }
+    }
+    if table != "line" {
+        for entry in state["history"].as_array().expect("history") {
+            assert!(
+                entry
+                    .get("play")
+                    .is_none_or(|play| play.get("end").is_none()),
+                "{entry}"
+            );
+        }
+    }
+    for event in update["events"].as_array().expect("events") {
+        if let Some(played) = event.get("tilePlayed")
+            && table != "line"
+        {
+            assert!(played.get("end").is_none(), "no end off a line: {played}");
+        }
+        if let Some(ended) = event.get("handEnded") {
+            assert_eq!(ended.get("layout").is_some(), table == "line", "{ended}");
+            assert_eq!(ended.get("trains").is_some(), table == "trains", "{ended}");
+            assert_eq!(ended.get("foot").is_some(), table == "foot", "{ended}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_place_is_named_alike_in_a_move_and_its_event() {
+    let server = TestServer::start().await;
+    let url = format!("{}/v1/Play", server.url());
+    let (mut new_arms, mut leads, mut hands) = (0, 0, 0);
+    for (variant, players, table) in [
+        ("chicken_foot", 4, "foot"),
+        ("mexican_train", 4, "trains"),
+        ("muggins", 2, "line"),
+    ] {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut update = new_game(
+            &server,
+            json!({ "variant": variant, "players": players, "seed": "11" }),
+        )
+        .await;
+        for _ in 0..400 {
+            assert_places_apply(&update, table);
+            let legal = update["legalMoves"].as_array().expect("legal moves");
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            let body = json!({ "state": update["state"], "move": mv }).to_string();
+            let answer = post_json(&url, body).await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+            update = answer.json();
+            let events = update["events"].as_array().expect("events");
+            hands += events
+                .iter()
+                .filter(|e| e.get("handEnded").is_some())
+                .count();
+            let Some(play) = mv.get("play") else {
+                continue;
+            };
+            let played = events
+                .iter()
+                .find_map(|event| event.get("tilePlayed"))
+                .expect("a placement's event");
+            assert_eq!(place_of(played), place_of(play), "{mv} → {played}");
+            leads += usize::from(table == "line" && play.get("end").is_none());
+            if play["arm"].get("newArm").is_some() {
+                new_arms += 1;
+                // The arm it started: the last of the foot's arms, unless
+                // the placement ended the hand (a new foot is dealt).
+                let arms = update["state"]["foot"]["arms"].as_array().map(Vec::len);
+                let started = played["startedArm"].as_u64().expect("startedArm");
+                if events.iter().all(|e| e.get("handEnded").is_none()) {
+                    assert_eq!(Some(started as usize + 1), arms, "{played}");
+                }
+            } else {
+                assert!(played.get("startedArm").is_none(), "{played}");
+            }
+        }
+    }
+    assert!(
+        new_arms >= 4 && leads >= 1 && hands >= 3,
+        "{new_arms} {leads} {hands}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn answers_write_fields_at_their_default_values() {
     let server = TestServer::start().await;

@@ -107,21 +107,21 @@ impl Game {
                 let out = hand.is_empty();
                 // The event names the arm a new arm's tile started, and
                 // the foot a toe completes.
-                let started = u8::try_from(foot.arm_count()).unwrap_or(u8::MAX);
+                let started = match at {
+                    FootPlace::NewArm => Some(u8::try_from(foot.arm_count()).unwrap_or(u8::MAX)),
+                    FootPlace::Arm(_) => None,
+                };
                 let toes_of = match foot.waiting() {
                     Some(Waiting::Toes(arm)) => arm,
                     Some(Waiting::Hub) | None => 0,
                 };
                 let placed = foot.place(tile, at);
-                let went = match at {
-                    FootPlace::NewArm => Place::at_foot(FootPlace::Arm(started)),
-                    FootPlace::Arm(_) => place,
-                };
                 sink.record(|| Event::TilePlayed {
                     seat,
                     tile,
-                    place: went,
+                    place,
                     ends_total: 0,
+                    started_arm: started,
                 });
                 if placed.foot_completed {
                     sink.record(|| Event::FootCompleted { seat, arm: toes_of });

@@ -214,6 +214,7 @@ impl Game {
                     tile,
                     place,
                     ends_total: 0,
+                    started_arm: None,
                 });
                 if placed.marker_lowered {
                     sink.record(|| Event::MarkerLowered { seat });

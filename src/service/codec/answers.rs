@@ -86,7 +86,9 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
         winner: winner.map(u32::from),
         pips: pips.clone(),
         settlement: settlement.clone(),
-        layout: Some(encode_layout(layout, geometry)),
+        layout: layout
+            .as_deref()
+            .map(|layout| encode_layout(layout, geometry)),
         trains: table
             .as_deref()
             .and_then(Table::trains)
@@ -113,6 +115,7 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
             tile,
             place,
             ends_total,
+            started_arm,
         } => Kind::TilePlayed(proto::TilePlayed {
             seat: u32::from(*seat),
             tile: Some(encode_tile(*tile)),
@@ -120,6 +123,7 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
             ends_total: *ends_total,
             train: place.train().map(encode_train),
             arm: place.foot().map(encode_arm_ref),
+            started_arm: started_arm.map(u32::from),
         }),
         Event::TileDrawn { seat, tile } => Kind::TileDrawn(proto::TileDrawn {
             seat: u32::from(*seat),
