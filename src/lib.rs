@@ -18,6 +18,11 @@
 //!   shutdown) on a listener it is given.
 //! - [`metrics`]: what the process counts (calls, latency, refusals,
 //!   connections, the process), served for Prometheus on `--metrics-addr`.
+//!
+//! The `server` feature (on by default) builds `arena`, `tables`, `server`,
+//! `metrics`, the HTTP and gRPC parts of `service` and the binary. Without
+//! it (`default-features = false`, as the Python package builds) the crate
+//! is the rules, the bots, the wire messages and their codecs.
 
 #[cfg(feature = "server")]
 pub mod arena;
