@@ -105,7 +105,7 @@ pub fn deal_without(
 /// is worked out from the sample by multiplications of its own: `rand`
 /// divides the sample down step after step (two divisions a position, each
 /// waiting for the last), which was about a third of the deal's time.
-fn shuffle(tiles: &mut [u8], rng: &mut HandRng) {
+pub(crate) fn shuffle(tiles: &mut [u8], rng: &mut HandRng) {
     let count = tiles.len().min(SHUFFLE_STEPS.len());
     // Position 0 swaps with itself: no draw (as `rand` has it).
     let mut sample = 0u32;

@@ -15,8 +15,8 @@ use super::settle::{TRICKS, Taken, Verdict, verdict};
 use super::suit::{MAX_PIP, Suits};
 use super::trick;
 
-/// Seats a trick game may have.
-const MAX_SEATS: usize = 4;
+/// Seats a trick game may have (4 at Texas 42, 3 at Moon).
+pub const MAX_SEATS: usize = 4;
 
 /// The options of a trick hand.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

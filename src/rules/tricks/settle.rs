@@ -147,6 +147,50 @@ pub fn moon(bid: Bid, bidder: usize, tricks: &[u8]) -> Vec<i32> {
         .collect()
 }
 
+/// The Texas 42 side that wins the match once a hand's scores are in
+/// (`scores` per side, `bidders` the bidding side): the bidders if they
+/// reached `target` ("bidder goes out"), else the others if they did;
+/// `None` while neither has. (In marks only one side scores a hand; in
+/// points both may reach the target in one.)
+#[must_use]
+pub fn texas42_winner(scores: [i32; 2], bidders: usize, target: u32) -> Option<usize> {
+    let reached = |side: usize| {
+        scores
+            .get(side)
+            .is_some_and(|&score| i64::from(score) >= i64::from(target))
+    };
+    [bidders, 1 - bidders.min(1)]
+        .into_iter()
+        .find(|&side| reached(side))
+}
+
+/// The Moon seats that win the match once a hand's scores are in
+/// (`scores` per seat, `bidder` the hand's bidder, if one): the bidder
+/// alone if he reached `target` ("bidder goes out"); else those with the
+/// highest score of the seats that reached it (several share a drawn
+/// match); none while nobody has.
+#[must_use]
+pub fn moon_winners(scores: &[i32], bidder: Option<usize>, target: u32) -> Vec<usize> {
+    let target = i64::from(target);
+    if let Some(bidder) = bidder
+        && scores
+            .get(bidder)
+            .is_some_and(|&score| i64::from(score) >= target)
+    {
+        return vec![bidder];
+    }
+    let best = scores
+        .iter()
+        .filter(|&&score| i64::from(score) >= target)
+        .max();
+    match best {
+        Some(&best) => (0..scores.len())
+            .filter(|&seat| scores.get(seat) == Some(&best))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,5 +304,24 @@ mod tests {
             points(Bid::Marks(2), Verdict::Made, taken((42, 7), (0, 0))),
             (84, 0)
         );
+    }
+
+    #[test]
+    fn the_bidders_go_out_first() {
+        // Points game: both sides pass 250 in one hand; the bidders win
+        // whichever side is ahead.
+        assert_eq!(texas42_winner([251, 270], 0, 250), Some(0));
+        assert_eq!(texas42_winner([251, 270], 1, 250), Some(1));
+        assert_eq!(texas42_winner([251, 200], 1, 250), Some(0));
+        assert_eq!(texas42_winner([6, 5], 0, 7), None);
+        assert_eq!(texas42_winner([7, 5], 1, 7), Some(0));
+    }
+
+    #[test]
+    fn moon_goes_to_the_bidder_then_the_highest_and_ties_share() {
+        assert_eq!(moon_winners(&[22, 25, 3], Some(0), 21), vec![0]);
+        assert_eq!(moon_winners(&[22, 25, 3], Some(2), 21), vec![1]);
+        assert_eq!(moon_winners(&[23, 23, 3], Some(2), 21), vec![0, 1]);
+        assert_eq!(moon_winners(&[20, -4, 3], None, 21), Vec::<usize>::new());
     }
 }
