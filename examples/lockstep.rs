@@ -51,8 +51,14 @@ fn move_json(game: &Game, mv: Move) -> Value {
             let on = place.end().and_then(|end| game.layout().open_end(end));
             json!([tile.high(), tile.low(), on])
         }
-        // The package's game is a line: no turn of several placements.
-        Action::Pass | Action::EndTurn => json!("pass"),
+        // The package's game is a line: no turn of several placements and
+        // no trick game's moves (never legal here).
+        Action::Pass
+        | Action::EndTurn
+        | Action::Bid(_)
+        | Action::Name(_)
+        | Action::Discard(_)
+        | Action::Trick(_) => json!("pass"),
         Action::Draw => json!("draw"),
     }
 }

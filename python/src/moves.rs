@@ -40,7 +40,9 @@ impl PyMove {
         self.0.seat
     }
 
-    /// `"play"`, `"draw"`, `"pass"` or `"end_turn"`.
+    /// `"play"`, `"draw"`, `"pass"` or `"end_turn"`; a trick game's
+    /// `"bid"`, `"contract"`, `"discard"` or `"trick"` (its key in
+    /// `to_dict()`).
     #[getter]
     fn kind(&self) -> &'static str {
         match self.0.action {
@@ -48,14 +50,21 @@ impl PyMove {
             Action::Draw => "draw",
             Action::Pass => "pass",
             Action::EndTurn => "end_turn",
+            Action::Bid(_) => "bid",
+            Action::Name(_) => "contract",
+            Action::Discard(_) => "discard",
+            Action::Trick(_) => "trick",
         }
     }
 
-    /// The tile placed as `(high, low)`, or `None`.
+    /// The tile placed, laid away or played to a trick, as `(high, low)`,
+    /// or `None`.
     #[getter]
     fn tile(&self) -> Option<(u8, u8)> {
         match self.0.action {
-            Action::Play { tile, .. } => Some((tile.high(), tile.low())),
+            Action::Play { tile, .. } | Action::Discard(tile) | Action::Trick(tile) => {
+                Some((tile.high(), tile.low()))
+            }
             _ => None,
         }
     }

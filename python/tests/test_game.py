@@ -79,6 +79,26 @@ def test_moves_read_and_write_the_services_json():
     assert (refused.value.reason, refused.value.field) == ("ERROR_REASON_INVALID_TILE", "move.play.tile")
 
 
+def test_a_trick_games_moves_read_and_are_refused_at_a_line():
+    game = pips.Game("block", players=2, seed=3)
+    seat = game.to_act
+    for wire, kind, tile in [
+        ({"bid": {"points": 30}}, "bid", None),
+        ({"contract": {"followMe": True}}, "contract", None),
+        ({"discard": {"a": 6, "b": 4}}, "discard", (6, 4)),
+        ({"trick": {"a": 5, "b": 5}}, "trick", (5, 5)),
+    ]:
+        move = pips.Move.from_dict({"seat": seat, **wire})
+        assert (move.kind, move.tile, move.place) == (kind, tile, None)
+        assert move.to_dict() == {"seat": seat, **wire}
+        before = game.to_json()
+        with pytest.raises(pips.IllegalMove) as refused:
+            game.play(move)
+        assert refused.value.reason == "ERROR_REASON_NOT_A_MOVE_OF_THIS_GAME"
+        assert refused.value.field == f"move.{kind}"
+        assert game.to_json() == before
+
+
 def test_play_reports_events_and_score_changes():
     game = pips.Game("muggins", players=2, seed=5)
     total = [0, 0]

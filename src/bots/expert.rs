@@ -262,7 +262,13 @@ fn merge(world: &Game, legal: &[Move]) -> (Vec<Move>, Vec<usize>) {
                 game.play_unchecked(mv);
                 Some(position_key(&game, tile))
             }
-            Action::Draw | Action::Pass | Action::EndTurn => None,
+            Action::Draw
+            | Action::Pass
+            | Action::EndTurn
+            | Action::Bid(_)
+            | Action::Name(_)
+            | Action::Discard(_)
+            | Action::Trick(_) => None,
         };
         let found = key
             .as_ref()

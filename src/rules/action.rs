@@ -153,6 +153,8 @@ impl ActionSpace {
             Action::Draw => Some(self.draw()),
             Action::Pass => Some(self.pass()),
             Action::EndTurn => Some(self.end_turn()),
+            // (The placing games' space: a trick game's moves are not in it.)
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => None,
         }
     }
 

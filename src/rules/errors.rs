@@ -12,7 +12,7 @@ use thiserror::Error;
 use super::end::End;
 use super::events::Side;
 use super::layout::Placed;
-use super::moves::Seat;
+use super::moves::{Action, Seat};
 use super::options::{RulesError, TableKind};
 use super::place::Place;
 use super::tile::{Tile, TileSet};
@@ -744,6 +744,15 @@ pub enum PlayError {
         /// The kind of table the game is played on.
         table: TableKind,
     },
+    /// A trick game's move (a bid, a contract, a discard, a tile played
+    /// to a trick) at a game played on a table.
+    #[error("{kind} is a move of the trick-taking games; here a tile is placed: {}", places_of(*table))]
+    NotAMoveOfThisGame {
+        /// The kind of move.
+        kind: TrickMoveKind,
+        /// The kind of table the game is played on.
+        table: TableKind,
+    },
     /// The tile may not go on that train now.
     #[error("{tile} cannot go on {train}: {fault}")]
     Train {
@@ -814,9 +823,47 @@ fn missing_tiles(tiles: TileSet, boneyard: usize) -> String {
 }
 
 /// What the moves of a `table` name as a tile's place.
+/// A trick game's kind of move, as a refusal names it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TrickMoveKind {
+    /// A bid in the auction.
+    Bid,
+    /// The contract named.
+    Contract,
+    /// A tile laid away.
+    Discard,
+    /// A tile played to a trick.
+    Trick,
+}
+
+impl TrickMoveKind {
+    /// The kind of `action`, if it is a trick game's own.
+    #[must_use]
+    pub const fn of(action: Action) -> Option<TrickMoveKind> {
+        match action {
+            Action::Bid(_) => Some(TrickMoveKind::Bid),
+            Action::Name(_) => Some(TrickMoveKind::Contract),
+            Action::Discard(_) => Some(TrickMoveKind::Discard),
+            Action::Trick(_) => Some(TrickMoveKind::Trick),
+            Action::Play { .. } | Action::Draw | Action::Pass | Action::EndTurn => None,
+        }
+    }
+}
+
+impl fmt::Display for TrickMoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TrickMoveKind::Bid => "a bid",
+            TrickMoveKind::Contract => "naming a contract",
+            TrickMoveKind::Discard => "a discard",
+            TrickMoveKind::Trick => "a tile played to a trick",
+        })
+    }
+}
+
 fn places_of(table: TableKind) -> &'static str {
     match table {
-        TableKind::Line => "name an end of the line (END_UNSPECIFIED for the lead)",
+        TableKind::Line => "name an end of the line (none for the lead)",
         TableKind::Trains => "name a train: a seat's, or the Mexican train",
         TableKind::ChickenFoot => "name an arm of the chicken foot, or a new arm",
     }

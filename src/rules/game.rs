@@ -4,7 +4,7 @@
 
 use super::deal::{HandKey, MAX_SEATS, deal_without, hand_key, hand_rng, lead};
 use super::end::End;
-use super::errors::{NoDraw, PlayError};
+use super::errors::{NoDraw, PlayError, TrickMoveKind};
 use super::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
 use super::family::Family;
 use super::foot::Foot;
@@ -613,6 +613,9 @@ impl Game {
             Action::Pass if self.may_draw() => Err(PlayError::MustDrawNotPass { seat }),
             Action::Pass => Ok(()),
             Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                Err(not_a_move_here(mv.action, TableKind::Line))
+            }
         }
     }
 
@@ -735,8 +738,12 @@ impl Game {
                     }
                 }
             }
-            // No line move (refused by `check`).
-            Action::EndTurn => {}
+            // No line moves (refused by `check`).
+            Action::EndTurn
+            | Action::Bid(_)
+            | Action::Name(_)
+            | Action::Discard(_)
+            | Action::Trick(_) => {}
         }
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);
@@ -849,6 +856,10 @@ impl Game {
                 Action::Play { .. } => {
                     return (passes + 1 == self.players).then_some(entry.mv.seat);
                 }
+                // (Not a line game's moves.)
+                Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                    return None;
+                }
             }
         }
         None
@@ -948,6 +959,14 @@ impl Game {
 
 /// Whether placing `tile` now would close `layout` (where `closing_wins`):
 /// at least two tiles down, and the tile's halves are the two open ends.
+/// The refusal of a trick game's `action` at a game on a `table`.
+pub(crate) fn not_a_move_here(action: Action, table: TableKind) -> PlayError {
+    PlayError::NotAMoveOfThisGame {
+        kind: TrickMoveKind::of(action).unwrap_or(TrickMoveKind::Bid),
+        table,
+    }
+}
+
 fn is_closing(closing_wins: bool, layout: &Layout, tile: Tile) -> bool {
     if !closing_wins || layout.len() < 2 {
         return false;

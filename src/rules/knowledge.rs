@@ -310,6 +310,12 @@ impl<'a> Knowledge<'a> {
                         }
                     }
                 }
+                // A trick game's history (its knowledge is its own, to come):
+                // nothing learnt, and the sizes below cannot agree.
+                Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                    knowledge.fallback();
+                    return knowledge;
+                }
             }
         }
         let open = knowledge.slots.iter().filter(|s| s.tile.is_none()).count();

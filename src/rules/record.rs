@@ -64,6 +64,11 @@ impl MatchDigest {
             Action::Draw => (1, 0, 0),
             Action::Pass => (2, 0, 0),
             Action::EndTurn => (3, 0, 0),
+            // A trick game's: its own three bytes (kinds 4 to 7).
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                let [kind, first, second] = mv.action.trick_bytes().unwrap_or([u8::MAX; 3]);
+                (kind, u32::from(first), usize::from(second))
+            }
         };
         let tile = u8::try_from(tile).unwrap_or(u8::MAX);
         let end = u8::try_from(end).unwrap_or(u8::MAX);

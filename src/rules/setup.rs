@@ -447,7 +447,13 @@ fn check_history(setup: &Setup, players: u8, layout: &Layout) -> Result<(), Setu
         let train_move = match entry.mv.action {
             Action::Play { place, .. } => place.train().is_some(),
             Action::EndTurn => true,
-            Action::Draw | Action::Pass => false,
+            // (A trick game's move: the replay refuses it.)
+            Action::Draw
+            | Action::Pass
+            | Action::Bid(_)
+            | Action::Name(_)
+            | Action::Discard(_)
+            | Action::Trick(_) => false,
         };
         if train_move {
             return Err(SetupError::TrainMoveOnLine { index });
@@ -519,6 +525,8 @@ pub(super) fn taken_back(
             }
             (Action::Draw, None) => return Err(SetupError::DrawUnnamed { index }),
             (Action::Pass | Action::EndTurn, _) => {}
+            // (A trick game's move: the replay refuses it.)
+            (Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_), _) => {}
         }
     }
     for (hand, taken) in start.iter_mut().zip(taken) {

@@ -347,7 +347,7 @@ pub(crate) fn ones(bits: impl Into<u64>) -> impl Iterator<Item = usize> {
 }
 
 /// Tiles up to double-twelve: every tile index is below this.
-const TILE_COUNT: u32 = 91;
+pub(crate) const TILE_COUNT: u32 = 91;
 
 /// Every tile index, in order (a deal shuffles a prefix of it).
 pub(crate) const TILE_INDICES: [u8; TILE_COUNT as usize] = {

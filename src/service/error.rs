@@ -11,7 +11,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::proto::{ErrorReason, HttpError};
-use crate::rules::errors::TablePart;
+use crate::rules::errors::{TablePart, TrickMoveKind};
 use crate::rules::foot::FootFault;
 use crate::rules::trains::TrainFault;
 use crate::rules::{
@@ -312,6 +312,7 @@ fn play_reason(error: PlayError) -> ErrorReason {
         PlayError::MustDrawNotPass { .. } => ErrorReason::MustDrawNotPass,
         PlayError::CannotDraw(_) => ErrorReason::CannotDraw,
         PlayError::PlaceNotAtThisTable { .. } => ErrorReason::PlaceNotAtThisTable,
+        PlayError::NotAMoveOfThisGame { .. } => ErrorReason::NotAMoveOfThisGame,
         PlayError::Train { fault, .. } => match fault {
             TrainFault::NoSuchTrain => ErrorReason::NoSuchTrain,
             TrainFault::Closed => ErrorReason::TrainClosed,
@@ -359,6 +360,12 @@ fn play_field(error: PlayError) -> &'static str {
         | PlayError::Foot { .. } => "move.play.arm",
         PlayError::MustPlayNotDraw { .. } | PlayError::CannotDraw(_) => "move.draw",
         PlayError::MustPlayNotPass { .. } | PlayError::MustDrawNotPass { .. } => "move.pass",
+        PlayError::NotAMoveOfThisGame { kind, .. } => match kind {
+            TrickMoveKind::Bid => "move.bid",
+            TrickMoveKind::Contract => "move.contract",
+            TrickMoveKind::Discard => "move.discard",
+            TrickMoveKind::Trick => "move.trick",
+        },
     }
 }
 

@@ -36,6 +36,14 @@ fn short(mv: &Move) -> String {
         Action::Draw => format!("{}:draw", mv.seat),
         Action::Pass => format!("{}:pass", mv.seat),
         Action::EndTurn => format!("{}:end", mv.seat),
+        // (A trick game's moves: none in these matches.)
+        Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+            format!(
+                "{}:{}",
+                mv.seat,
+                mv.action.trick_bytes().unwrap_or_default()[0]
+            )
+        }
     }
 }
 

@@ -930,6 +930,69 @@ async fn a_place_is_named_alike_in_a_move_and_its_event() {
 }
 
 #[tokio::test]
+async fn a_trick_games_moves_are_refused_where_tiles_are_placed() {
+    let server = TestServer::start().await;
+    let url = format!("{}/v1/Play", server.url());
+    let moves = [
+        (json!({ "bid": { "points": 30 } }), "move.bid"),
+        (json!({ "contract": { "trumps": 5 } }), "move.contract"),
+        (json!({ "discard": { "a": 6, "b": 4 } }), "move.discard"),
+        (json!({ "trick": { "a": 6, "b": 4 } }), "move.trick"),
+    ];
+    for (variant, players) in [("block", 2), ("mexican_train", 4), ("chicken_foot", 4)] {
+        let update = new_game(
+            &server,
+            json!({ "variant": variant, "players": players, "seed": "5" }),
+        )
+        .await;
+        let seat = update["toAct"].clone();
+        for (action, field) in &moves {
+            let mut mv = action.clone();
+            mv["seat"] = seat.clone();
+            let body = json!({ "state": update["state"], "move": mv }).to_string();
+            let answer = post_json(&url, body).await;
+            assert_refused(
+                &answer,
+                StatusCode::CONFLICT,
+                "ERROR_REASON_NOT_A_MOVE_OF_THIS_GAME",
+                Some(field),
+            );
+            let message = answer.json()["message"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            assert!(message.contains("trick-taking games"), "{message}");
+        }
+        // A history that holds one is refused as the state it is.
+        let mut state = update["state"].clone();
+        state["history"] = json!([{ "seat": seat, "bid": { "marks": 1 } }]);
+        let legal = update["legalMoves"][0].clone();
+        let body = json!({ "state": state, "move": legal }).to_string();
+        let answer = post_json(&url, body).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.json());
+        assert!(
+            answer.json()["field"]
+                .as_str()
+                .is_some_and(|field| field.starts_with("state.history[0]")),
+            "{}",
+            answer.json()
+        );
+    }
+    // A bid that names nothing is malformed, at its field.
+    let update = new_game(&server, json!({ "variant": "block", "players": 2 })).await;
+    let mv = json!({ "seat": update["toAct"], "bid": {} });
+    let body = json!({ "state": update["state"], "move": mv }).to_string();
+    let answer = post_json(&url, body).await;
+    assert_refused(
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "ERROR_REASON_MALFORMED_MOVE",
+        Some("move.bid"),
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn answers_write_fields_at_their_default_values() {
     let server = TestServer::start().await;
     // Seed 42 of muggins deals seat 0 a tile with a zero half and seat 0

@@ -11,7 +11,7 @@ use crate::rules::errors::PlayError;
 use crate::rules::events::{Event, EventSink, HandEnd};
 use crate::rules::family::{Family, Hub};
 use crate::rules::foot::{Foot, FootPlace, Waiting};
-use crate::rules::game::Game;
+use crate::rules::game::{Game, not_a_move_here};
 use crate::rules::moves::{Action, Move, push_per_place};
 use crate::rules::options::TableKind;
 use crate::rules::place::Place;
@@ -71,6 +71,9 @@ impl Game {
             }
             Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
             Action::Draw | Action::Pass => self.check_draw_or_pass(mv, can_place),
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                Err(not_a_move_here(mv.action, TableKind::ChickenFoot))
+            }
         }
     }
 
@@ -141,6 +144,8 @@ impl Game {
                 sink.record(|| Event::Passed { seat });
                 self.end_foot_turn(seat);
             }
+            // (Refused by `check`.)
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {}
         }
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);

@@ -165,6 +165,8 @@ impl Game {
             Action::Pass if can_place => Err(PlayError::MustPlayNotPass { seat }),
             Action::Pass if self.may_draw() => Err(PlayError::MustDrawNotPass { seat }),
             Action::Pass | Action::Play { .. } | Action::EndTurn => Ok(()),
+            // (Refused by the table's own check before this one.)
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => Ok(()),
         }
     }
 }

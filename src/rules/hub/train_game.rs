@@ -13,7 +13,7 @@
 use crate::rules::errors::PlayError;
 use crate::rules::events::{Event, EventSink, HandEnd};
 use crate::rules::family::{Family, Hub};
-use crate::rules::game::Game;
+use crate::rules::game::{Game, not_a_move_here};
 use crate::rules::moves::{Action, Move, Seat};
 use crate::rules::options::TableKind;
 use crate::rules::table::Table;
@@ -176,6 +176,9 @@ impl Game {
             Action::EndTurn if self.in_open_chain(trains) => Ok(()),
             Action::EndTurn => Err(PlayError::NoTurnToEnd { seat }),
             Action::Draw | Action::Pass => self.check_draw_or_pass(mv, can_place),
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {
+                Err(not_a_move_here(mv.action, TableKind::Trains))
+            }
         }
     }
 
@@ -259,6 +262,8 @@ impl Game {
                 sink.record(|| Event::TurnEnded { seat });
                 self.end_turn(seat);
             }
+            // (Refused by `check`.)
+            Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_) => {}
         }
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);

@@ -19,8 +19,8 @@ use crate::rules::{
 use crate::service::error::ApiError;
 
 use super::wire::{
-    TILE_COUNT, decode_place, decode_seat, decode_tile, encode_end, encode_play, encode_tile,
-    end_from_wire, tile_index_error,
+    TILE_COUNT, decode_bid, decode_contract, decode_place, decode_seat, decode_tile, encode_bid,
+    encode_contract, encode_end, encode_play, encode_tile, end_from_wire, tile_index_error,
 };
 
 /// Where the seat starts in a packed move's first byte.
@@ -103,6 +103,12 @@ pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEnt
         }),
         Action::Pass => Wire::Pass(proto::Pass {}),
         Action::EndTurn => Wire::EndTurn(proto::EndTurn {}),
+        Action::Bid(bid) => Wire::Bid(encode_bid(bid)),
+        Action::Name(contract) => Wire::Contract(encode_contract(contract)),
+        Action::Discard(tile) => Wire::Discard(proto::DiscardedTile {
+            tile: Some(encode_tile(tile)),
+        }),
+        Action::Trick(tile) => Wire::Trick(encode_tile(tile)),
     };
     proto::HistoryEntry {
         seat: u32::from(entry.mv.seat),
@@ -164,11 +170,25 @@ pub(super) fn decode_entries(
             }
             Some(Wire::Pass(_)) => (Action::Pass, None),
             Some(Wire::EndTurn(_)) => (Action::EndTurn, None),
+            Some(Wire::Bid(bid)) => (Action::Bid(decode_bid(bid, &|| at("bid"))?), None),
+            Some(Wire::Contract(contract)) => (
+                Action::Name(decode_contract(contract, &|| at("contract"))?),
+                None,
+            ),
+            Some(Wire::Discard(discard)) => {
+                let tile_field = || at("discard.tile");
+                let tile = discard
+                    .tile
+                    .as_ref()
+                    .ok_or_else(|| ApiError::missing(tile_field()))?;
+                (Action::Discard(decode_tile(tile, &tile_field)?), None)
+            }
+            Some(Wire::Trick(tile)) => (Action::Trick(decode_tile(tile, &|| at("trick"))?), None),
             None => {
                 return Err(ApiError::invalid(
                     ErrorReason::MalformedMove,
                     format!("{field}[{i}]"),
-                    "a history entry must set one of play, draw, pass or end_turn",
+                    "a history entry must set one of play, draw, pass, end_turn, bid, contract, discard or trick",
                 ));
             }
         };
@@ -288,6 +308,12 @@ fn pack(entry: HistoryEntry) -> [u8; 3] {
         (Action::Draw, None) => (1, 0, 0, 0),
         (Action::Pass, _) => (2, 0, 0, 0),
         (Action::EndTurn, _) => (3, 0, 0, 0),
+        // Never in these formats: a placing game's check refuses a trick
+        // game's moves, which a format of their own will hold. Bytes every
+        // reader refuses (an end turned with an end named).
+        (Action::Bid(_) | Action::Name(_) | Action::Discard(_) | Action::Trick(_), _) => {
+            (3, 7, 0, 0)
+        }
     };
     [
         action | entry.mv.seat << SEAT_SHIFT | high << END_SHIFT,

@@ -13,6 +13,8 @@ use crate::rules::deal::MAX_SEATS;
 use crate::rules::foot::MAX_ARMS;
 use crate::rules::record::DIGEST_LEN;
 use crate::rules::tile::MAX_PIP_LIMIT;
+use crate::rules::tricks::auction::Bid;
+use crate::rules::tricks::contract::Contract;
 use crate::rules::{
     Action, End, FootPlace, MatchDigest, Move, Outcome, Place, PlaceKind, Seat, SpinnerAt, Tile,
     TileSet, TrainId,
@@ -296,11 +298,25 @@ pub fn decode_move(
         Some(proto::r#move::Action::Draw(_)) => Action::Draw,
         Some(proto::r#move::Action::Pass(_)) => Action::Pass,
         Some(proto::r#move::Action::EndTurn(_)) => Action::EndTurn,
+        Some(proto::r#move::Action::Bid(bid)) => {
+            Action::Bid(decode_bid(bid, &|| format!("{}.bid", prefix()))?)
+        }
+        Some(proto::r#move::Action::Contract(contract)) => {
+            Action::Name(decode_contract(contract, &|| {
+                format!("{}.contract", prefix())
+            })?)
+        }
+        Some(proto::r#move::Action::Discard(tile)) => {
+            Action::Discard(decode_tile(tile, &|| format!("{}.discard", prefix()))?)
+        }
+        Some(proto::r#move::Action::Trick(tile)) => {
+            Action::Trick(decode_tile(tile, &|| format!("{}.trick", prefix()))?)
+        }
         None => {
             return Err(ApiError::invalid(
                 ErrorReason::MalformedMove,
                 prefix(),
-                "a move must set one of play, draw, pass or end_turn",
+                "a move must set one of play, draw, pass, end_turn, bid, contract, discard or trick",
             ));
         }
     };
@@ -316,6 +332,10 @@ pub fn encode_move(mv: Move) -> proto::Move {
         Action::Draw => Wire::Draw(proto::DrawTile {}),
         Action::Pass => Wire::Pass(proto::Pass {}),
         Action::EndTurn => Wire::EndTurn(proto::EndTurn {}),
+        Action::Bid(bid) => Wire::Bid(encode_bid(bid)),
+        Action::Name(contract) => Wire::Contract(encode_contract(contract)),
+        Action::Discard(tile) => Wire::Discard(encode_tile(tile)),
+        Action::Trick(tile) => Wire::Trick(encode_tile(tile)),
     };
     proto::Move {
         seat: u32::from(mv.seat),
@@ -462,5 +482,169 @@ pub(super) fn check_indices(
     {
         None => Ok(()),
         Some((i, &byte)) => Err(tile_index_error(index(byte), format!("{}[{i}]", field()))),
+    }
+}
+
+/// A number of a bid or contract at `field`, as the byte the rules keep
+/// (a number past any bid's is refused when the move is checked).
+fn small_number(value: u32, field: &impl Fn() -> String) -> Result<u8, ApiError> {
+    u8::try_from(value).map_err(|_| {
+        ApiError::invalid(
+            ErrorReason::MalformedMove,
+            field(),
+            format!("{value} is past any bid or trump number"),
+        )
+    })
+}
+
+/// A trick game's bid named at `field`.
+///
+/// # Errors
+/// `ERROR_REASON_MALFORMED_MOVE` when it names no bid or a number no bid
+/// has.
+pub(super) fn decode_bid(bid: &proto::Bid, field: &impl Fn() -> String) -> Result<Bid, ApiError> {
+    use proto::bid::Bid as Wire;
+    let number = |value: u32, name: &str| small_number(value, &|| format!("{}.{name}", field()));
+    Ok(match bid.bid {
+        Some(Wire::Points(points)) => Bid::Points(number(points, "points")?),
+        Some(Wire::Marks(marks)) => Bid::Marks(number(marks, "marks")?),
+        Some(Wire::Plunge(marks)) => Bid::Plunge(number(marks, "plunge")?),
+        Some(Wire::Splash(marks)) => Bid::Splash(number(marks, "splash")?),
+        Some(Wire::Tricks(tricks)) => Bid::Tricks(number(tricks, "tricks")?),
+        Some(Wire::Moon(true)) => Bid::Moon,
+        Some(Wire::Moon(false)) | None => {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedMove,
+                field(),
+                "a bid sets one of points, marks, plunge, splash, tricks or moon: true",
+            ));
+        }
+    })
+}
+
+/// A bid as its wire form.
+pub(super) fn encode_bid(bid: Bid) -> proto::Bid {
+    use proto::bid::Bid as Wire;
+    proto::Bid {
+        bid: Some(match bid {
+            Bid::Points(points) => Wire::Points(u32::from(points)),
+            Bid::Marks(marks) => Wire::Marks(u32::from(marks)),
+            Bid::Plunge(marks) => Wire::Plunge(u32::from(marks)),
+            Bid::Splash(marks) => Wire::Splash(u32::from(marks)),
+            Bid::Tricks(tricks) => Wire::Tricks(u32::from(tricks)),
+            Bid::Moon => Wire::Moon(true),
+        }),
+    }
+}
+
+/// A trick game's contract named at `field`.
+///
+/// # Errors
+/// `ERROR_REASON_MALFORMED_MOVE` when it names no contract.
+pub(super) fn decode_contract(
+    contract: &proto::Contract,
+    field: &impl Fn() -> String,
+) -> Result<Contract, ApiError> {
+    use proto::contract::Contract as Wire;
+    Ok(match contract.contract {
+        Some(Wire::Trumps(number)) => {
+            Contract::Trumps(small_number(number, &|| format!("{}.trumps", field()))?)
+        }
+        Some(Wire::Doubles(true)) => Contract::Doubles,
+        Some(Wire::FollowMe(true)) => Contract::FollowMe,
+        Some(Wire::Nello(true)) => Contract::Nello,
+        Some(Wire::Sevens(true)) => Contract::Sevens,
+        Some(
+            Wire::Doubles(false) | Wire::FollowMe(false) | Wire::Nello(false) | Wire::Sevens(false),
+        )
+        | None => {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedMove,
+                field(),
+                "a contract sets trumps (a number), or one of doubles, follow_me, nello or sevens to true",
+            ));
+        }
+    })
+}
+
+/// A contract as its wire form.
+pub(super) fn encode_contract(contract: Contract) -> proto::Contract {
+    use proto::contract::Contract as Wire;
+    proto::Contract {
+        contract: Some(match contract {
+            Contract::Trumps(number) => Wire::Trumps(u32::from(number)),
+            Contract::Doubles => Wire::Doubles(true),
+            Contract::FollowMe => Wire::FollowMe(true),
+            Contract::Nello => Wire::Nello(true),
+            Contract::Sevens => Wire::Sevens(true),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trick_games_moves_cross_the_wire_and_back() {
+        let mut actions = vec![
+            Action::Bid(Bid::Moon),
+            Action::Discard(Tile::new(5, 5)),
+            Action::Trick(Tile::new(6, 4)),
+        ];
+        for n in [0, 7, 42] {
+            actions.extend([
+                Action::Bid(Bid::Points(n)),
+                Action::Bid(Bid::Marks(n)),
+                Action::Bid(Bid::Plunge(n)),
+                Action::Bid(Bid::Splash(n)),
+                Action::Bid(Bid::Tricks(n)),
+            ]);
+        }
+        for contract in [
+            Contract::Trumps(0),
+            Contract::Trumps(6),
+            Contract::Doubles,
+            Contract::FollowMe,
+            Contract::Nello,
+            Contract::Sevens,
+        ] {
+            actions.push(Action::Name(contract));
+        }
+        for action in actions {
+            let mv = Move { seat: 2, action };
+            let wire = encode_move(mv);
+            assert_eq!(decode_move(Some(&wire), &|| "move".to_owned()), Ok(mv));
+        }
+    }
+
+    #[test]
+    fn a_bid_or_contract_that_names_nothing_is_malformed_at_its_field() {
+        let field = || "move".to_owned();
+        let empty_bid = proto::Move {
+            seat: 0,
+            action: Some(proto::r#move::Action::Bid(proto::Bid { bid: None })),
+        };
+        let error = decode_move(Some(&empty_bid), &field).expect_err("no bid");
+        assert_eq!(
+            (error.reason, error.field.as_str()),
+            (ErrorReason::MalformedMove, "move.bid")
+        );
+        let no_doubles = proto::Move {
+            seat: 0,
+            action: Some(proto::r#move::Action::Contract(proto::Contract {
+                contract: Some(proto::contract::Contract::Doubles(false)),
+            })),
+        };
+        let error = decode_move(Some(&no_doubles), &field).expect_err("no contract");
+        assert_eq!(error.field, "move.contract");
+        let huge = proto::Move {
+            seat: 0,
+            action: Some(proto::r#move::Action::Bid(proto::Bid {
+                bid: Some(proto::bid::Bid::Points(1 << 20)),
+            })),
+        };
+        let error = decode_move(Some(&huge), &field).expect_err("too large");
+        assert_eq!(error.field, "move.bid.points");
     }
 }
