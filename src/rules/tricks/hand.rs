@@ -6,7 +6,7 @@
 //! it starts from and the match it belongs to are the match machinery's
 //! (docs/design/families.md, step 4).
 
-use crate::rules::moves::Seat;
+use crate::rules::moves::{Action, Seat};
 use crate::rules::tile::{Tile, TileSet};
 
 use super::auction::{AllPass, Auction, AuctionEnd, Bid, BidError, Bidding};
@@ -76,21 +76,6 @@ impl TrickRules {
     }
 }
 
-/// What a seat does in a trick hand.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum TrickMove {
-    /// Passes in the auction.
-    Pass,
-    /// Bids.
-    Bid(Bid),
-    /// Names the contract (the declarer).
-    Name(Contract),
-    /// Lays a tile away (Moon's bidder, after taking the widow).
-    Discard(Tile),
-    /// Plays a tile to the trick.
-    Play(Tile),
-}
-
 /// Where a hand stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Stage {
@@ -127,7 +112,7 @@ pub enum TrickError {
     /// contract the bid does not open, a tile not held, a tile that does
     /// not follow suit).
     #[error("{0:?} is not a legal move now")]
-    NotLegal(TrickMove),
+    NotLegal(Action),
 }
 
 /// One hand of a trick game.
@@ -309,44 +294,39 @@ impl TrickHand {
 
     /// Every move the seat to act may make.
     #[must_use]
-    pub fn legal_moves(&self) -> Vec<TrickMove> {
+    pub fn legal_moves(&self) -> Vec<Action> {
         let Some(seat) = self.to_act() else {
             return Vec::new();
         };
         match self.stage {
             Stage::Bidding => {
-                let mut moves: Vec<TrickMove> = self
+                let mut moves: Vec<Action> = self
                     .auction
                     .may_pass()
-                    .then_some(TrickMove::Pass)
+                    .then_some(Action::Pass)
                     .into_iter()
                     .collect();
                 moves.extend(
                     self.auction
                         .open_bids(self.doubles(seat))
                         .into_iter()
-                        .map(TrickMove::Bid),
+                        .map(Action::Bid),
                 );
                 moves
             }
             Stage::Naming => self
                 .auction
                 .standing()
-                .map(|(_, bid)| {
-                    self.contracts(bid)
-                        .into_iter()
-                        .map(TrickMove::Name)
-                        .collect()
-                })
+                .map(|(_, bid)| self.contracts(bid).into_iter().map(Action::Name).collect())
                 .unwrap_or_default(),
-            Stage::Discarding => self.hand(seat).iter().map(TrickMove::Discard).collect(),
+            Stage::Discarding => self.hand(seat).iter().map(Action::Discard).collect(),
             Stage::Playing => self
                 .suits
                 .map(|suits| {
                     suits
                         .playable(self.hand(seat), self.trick.first().copied())
                         .iter()
-                        .map(TrickMove::Play)
+                        .map(Action::Trick)
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -359,29 +339,36 @@ impl TrickHand {
     /// # Errors
     /// The hand over, another seat to act, or a move the seat may not make
     /// now.
-    pub fn play(&mut self, seat: Seat, mv: TrickMove) -> Result<(), TrickError> {
+    pub fn play(&mut self, seat: Seat, mv: Action) -> Result<(), TrickError> {
         let to_act = self.to_act().ok_or(TrickError::Over)?;
         if seat != to_act {
             return Err(TrickError::NotYourTurn { seat, to_act });
         }
         match (self.stage, mv) {
-            (Stage::Bidding, TrickMove::Pass | TrickMove::Bid(_)) => {
+            (Stage::Bidding, Action::Pass | Action::Bid(_)) => {
                 let bid = match mv {
-                    TrickMove::Bid(bid) => Some(bid),
+                    Action::Bid(bid) => Some(bid),
                     _ => None,
                 };
                 self.auction.speak(seat, bid, self.doubles(seat))?;
                 self.after_auction();
             }
             _ if !self.legal_moves().contains(&mv) => return Err(TrickError::NotLegal(mv)),
-            (_, TrickMove::Name(contract)) => self.name(contract),
-            (_, TrickMove::Discard(tile)) => {
+            (_, Action::Name(contract)) => self.name(contract),
+            (_, Action::Discard(tile)) => {
                 self.take_from(seat, tile);
                 self.discard = Some(tile);
                 self.stage = Stage::Playing;
             }
-            (_, TrickMove::Play(tile)) => self.play_tile(seat, tile),
-            (_, TrickMove::Pass | TrickMove::Bid(_)) => return Err(TrickError::NotLegal(mv)),
+            (_, Action::Trick(tile)) => self.play_tile(seat, tile),
+            (
+                _,
+                Action::Pass
+                | Action::Bid(_)
+                | Action::Play { .. }
+                | Action::Draw
+                | Action::EndTurn,
+            ) => return Err(TrickError::NotLegal(mv)),
         }
         Ok(())
     }
@@ -623,7 +610,7 @@ mod tests {
             assert!(
                 !hand
                     .legal_moves()
-                    .contains(&TrickMove::Name(Contract::Doubles))
+                    .contains(&Action::Name(Contract::Doubles))
             );
             let mv = hand.legal_moves()[0];
             hand.play(bidder, mv).expect("a contract");
@@ -656,18 +643,14 @@ mod tests {
         let hands = seat_0_holding((0..=6).map(|n| Tile::new(n, 0)).collect());
         // Seat 3 shakes: seat 0 bids first.
         let mut hand = TrickHand::dealt(rules, 3, &hands, None);
-        hand.play(0, TrickMove::Bid(Bid::Marks(1))).expect("1 mark");
+        hand.play(0, Action::Bid(Bid::Marks(1))).expect("1 mark");
         for seat in [1, 2, 3] {
-            hand.play(seat, TrickMove::Pass).expect("a pass");
+            hand.play(seat, Action::Pass).expect("a pass");
         }
-        assert!(
-            hand.legal_moves()
-                .contains(&TrickMove::Name(Contract::Nello))
-        );
-        hand.play(0, TrickMove::Name(Contract::Nello))
-            .expect("nello");
+        assert!(hand.legal_moves().contains(&Action::Name(Contract::Nello)));
+        hand.play(0, Action::Name(Contract::Nello)).expect("nello");
         assert_eq!(hand.to_act(), Some(0));
-        hand.play(0, TrickMove::Play(Tile::new(1, 0)))
+        hand.play(0, Action::Trick(Tile::new(1, 0)))
             .expect("the lead");
         // Seat 2 sits out: after seat 1 comes seat 3, then the trick is full.
         let follow = hand.legal_moves()[0];
@@ -692,23 +675,18 @@ mod tests {
         };
         let hands = seat_0_holding((0..=6).map(|n| Tile::new(n, n)).collect());
         let mut hand = TrickHand::dealt(rules, 3, &hands, None);
-        assert!(hand.legal_moves().contains(&TrickMove::Bid(Bid::Plunge(4))));
-        hand.play(0, TrickMove::Bid(Bid::Plunge(4)))
-            .expect("plunge");
+        assert!(hand.legal_moves().contains(&Action::Bid(Bid::Plunge(4))));
+        hand.play(0, Action::Bid(Bid::Plunge(4))).expect("plunge");
         for seat in [1, 2, 3] {
-            hand.play(seat, TrickMove::Pass).expect("a pass");
+            hand.play(seat, Action::Pass).expect("a pass");
         }
         assert_eq!(hand.to_act(), Some(2), "the partner names");
-        assert!(
-            !hand
-                .legal_moves()
-                .contains(&TrickMove::Name(Contract::Nello))
-        );
-        hand.play(2, TrickMove::Name(Contract::Doubles))
+        assert!(!hand.legal_moves().contains(&Action::Name(Contract::Nello)));
+        hand.play(2, Action::Name(Contract::Doubles))
             .expect("doubles");
         assert_eq!(hand.to_act(), Some(2), "and leads");
         assert_eq!(
-            hand.play(1, TrickMove::Play(Tile::new(6, 5))),
+            hand.play(1, Action::Trick(Tile::new(6, 5))),
             Err(TrickError::NotYourTurn { seat: 1, to_act: 2 })
         );
     }

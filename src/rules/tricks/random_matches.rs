@@ -9,10 +9,11 @@ use rand::{RngExt, SeedableRng};
 use super::auction::{AllPass, Bid, Bidding};
 use super::contract::{Contract, DoublesRank};
 use super::deal::{deal, shaker};
-use super::hand::{Stage, TrickHand, TrickMove};
+use super::hand::{Stage, TrickHand};
 use super::options::{Scoring, TrickOptions};
 use super::settle::{TRICKS, Taken, Verdict, marks, moon, moon_winners, points, texas42_winner};
 use crate::rules::deal::hand_key;
+use crate::rules::moves::Action;
 
 /// More hands than any match takes.
 const MAX_HANDS: u32 = 5_000;
@@ -39,17 +40,17 @@ struct Seen {
 /// then any bid; otherwise any move. (Players who bid whatever comes
 /// overbid each other, are set nearly every hand and sink Moon's scores
 /// for ever.)
-fn pick(moves: &[TrickMove], outbid: bool, rng: &mut ChaCha8Rng) -> TrickMove {
-    let bids: Vec<TrickMove> = moves
+fn pick(moves: &[Action], outbid: bool, rng: &mut ChaCha8Rng) -> Action {
+    let bids: Vec<Action> = moves
         .iter()
         .copied()
-        .filter(|mv| matches!(mv, TrickMove::Bid(_)))
+        .filter(|mv| matches!(mv, Action::Bid(_)))
         .collect();
-    let may_pass = moves.contains(&TrickMove::Pass);
+    let may_pass = moves.contains(&Action::Pass);
     let passes = if outbid { 0..15 } else { 0..8 };
     match (bids.first(), rng.random_range(0..16u8)) {
         (None, _) => moves[rng.random_range(..moves.len())],
-        (Some(_), roll) if may_pass && passes.contains(&roll) => TrickMove::Pass,
+        (Some(_), roll) if may_pass && passes.contains(&roll) => Action::Pass,
         (Some(&lowest), 0..14) => lowest,
         (Some(_), _) => bids[rng.random_range(..bids.len())],
     }
@@ -82,8 +83,8 @@ fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
             // A move not offered is refused, and changes nothing.
             if let Some(next) = hand.to_act() {
                 let before = hand.clone();
-                if hand.legal_moves().iter().all(|&m| m != TrickMove::Pass) {
-                    assert!(hand.play(next, TrickMove::Pass).is_err());
+                if hand.legal_moves().iter().all(|&m| m != Action::Pass) {
+                    assert!(hand.play(next, Action::Pass).is_err());
                 }
                 assert_eq!(hand, before);
             }
