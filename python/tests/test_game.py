@@ -9,13 +9,11 @@ import pickle
 import random
 
 import pytest
+from tables import EVERY_TABLE
 
 import pips
 
-TABLES = sorted({(v["id"], n) for v in pips.variants() for n in v["players"]})
-
-
-@pytest.mark.parametrize("variant,players", TABLES)
+@pytest.mark.parametrize("variant,players", EVERY_TABLE)
 def test_actions_name_the_legal_moves(variant, players):
     game = pips.Game(variant, players=players, seed=players)
     chooser = random.Random(7)

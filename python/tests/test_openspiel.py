@@ -9,6 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 import pips  # noqa: E402
 import pips.openspiel  # noqa: E402,F401
+from tables import EVERY_TABLE  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 
 TABLES = [
@@ -25,13 +26,6 @@ TABLES = [
 def test_openspiels_random_simulation_test(params):
     game = pyspiel.load_game("python_pips", params)
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
-
-
-EVERY_TABLE = [
-    (variant["id"], players)
-    for variant in pips.variants()
-    for players in variant["players"]
-]
 
 
 @pytest.mark.parametrize("variant,players", EVERY_TABLE, ids=lambda v: str(v))
