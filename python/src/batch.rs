@@ -100,7 +100,7 @@ fn int64_actions<'py>(py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<
 /// each step's arrays. Past it a batch is refused with a `ValueError`
 /// naming `size`, where its arrays would abort the interpreter when their
 /// memory could not be had.
-const MAX_SIZE: usize = 1 << 20;
+pub(crate) const MAX_SIZE: usize = 1 << 20;
 
 #[pymethods]
 impl PyBatch {

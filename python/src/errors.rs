@@ -72,7 +72,7 @@ fn whole<T: TryFrom<i128>>(value: &Bound<'_, PyAny>, name: &str, takes: &str) ->
 
 /// A newtype for one integer argument, read by [`whole`].
 macro_rules! whole_argument {
-    ($(#[$doc:meta])* $type:ident($inner:ty), $name:literal, $takes:literal) => {
+    ($(#[$doc:meta])* $type:ident($inner:ty), $name:literal, $takes:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug)]
         pub struct $type(pub $inner);
@@ -81,7 +81,7 @@ macro_rules! whole_argument {
             type Error = PyErr;
 
             fn extract(value: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-                whole(&value, $name, $takes).map($type)
+                whole(&value, $name, &$takes).map($type)
             }
         }
     };
@@ -103,5 +103,5 @@ whole_argument!(
     /// `size`: the games of a batch.
     Size(usize),
     "size",
-    "from 1 to 1048576 games"
+    format!("from 1 to {} games", crate::batch::MAX_SIZE)
 );
