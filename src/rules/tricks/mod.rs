@@ -3,13 +3,15 @@
 //! to tricks. Built in steps (docs/design/families.md); so far the
 //! auction, the contract, the suits, a trick's worth, settlement, a whole
 //! hand on its own ([`hand::TrickHand`]), the shake and the deal
-//! ([`deal`]), the options and their refusals ([`options`]) and who wins
-//! a match ([`settle`]), not yet a [`crate::rules::Game`].
+//! ([`deal`]), the options and their refusals ([`options`]), who wins a
+//! match ([`settle`]) and what the play shows of the hands
+//! ([`knowledge`]), not yet a [`crate::rules::Game`].
 
 pub mod auction;
 pub mod contract;
 pub mod deal;
 pub mod hand;
+pub mod knowledge;
 pub mod options;
 #[cfg(test)]
 mod random_matches;

@@ -1,7 +1,8 @@
 //! Random matches of every combination of the options a trick game takes:
 //! every hand dealt, bid, named and played from its legal moves to its end,
-//! scored, and the match ended by its target. (A test of the pieces that
-//! `Game` will put together: the deal, the shake, the hand and the scores.)
+//! scored, and the match ended by its target; what the play shows a seat
+//! lacks, it lacks. (A test of the pieces that `Game` will put together:
+//! the deal, the shake, the hand, the scores and the knowledge.)
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -13,6 +14,11 @@ use super::hand::{Stage, TrickHand};
 use super::options::{Scoring, TrickOptions};
 use super::settle::{TRICKS, Taken, Verdict, marks, moon, moon_winners, points, texas42_winner};
 use crate::rules::deal::hand_key;
+use crate::rules::moves::Seat;
+use crate::rules::tile::Tile;
+
+use super::knowledge::shown_void;
+use super::suit::Suits;
 use crate::rules::moves::Action;
 
 /// More hands than any match takes.
@@ -33,6 +39,8 @@ struct Seen {
     nello: u32,
     sevens: u32,
     plunge_or_splash: u32,
+    /// Tiles a play showed a seat does not hold, summed over the plays.
+    shown_void: u64,
 }
 
 /// A random player's move: in the auction a pass half the time (nearly
@@ -56,6 +64,13 @@ fn pick(moves: &[Action], outbid: bool, rng: &mut ChaCha8Rng) -> Action {
     }
 }
 
+/// Tiles in a trick of `hand`: a tile a seat, the nello partner sitting
+/// out.
+fn trick_size(hand: &TrickHand) -> usize {
+    let sits_out = hand.contract() == Some(Contract::Nello);
+    hand.taken().0.len() - usize::from(sits_out)
+}
+
 /// Plays one match of `options` from `seed`, checking each hand as it
 /// ends; the match's figures.
 fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
@@ -74,12 +89,38 @@ fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
             &dealt.hands[..usize::from(players)],
             dealt.widow,
         );
+        // The tricks as played, with their seats, for what they show.
+        let mut tricks: Vec<Vec<(Seat, Tile)>> = Vec::new();
         while let Some(seat) = hand.to_act() {
             let moves = hand.legal_moves();
             assert!(!moves.is_empty(), "a seat to act has a move");
             let outbid = hand.auction().standing().is_some();
             let mv = pick(&moves, outbid, &mut rng);
             hand.play(seat, mv).expect("a legal move is played");
+            if let (Action::Trick(tile), Some(contract)) = (mv, hand.contract()) {
+                let size = trick_size(&hand);
+                match tricks.last_mut() {
+                    Some(trick) if trick.len() < size => {
+                        trick.push((seat, tile));
+                    }
+                    _ => tricks.push(vec![(seat, tile)]),
+                }
+                // What the play shows a seat lacks, it lacks.
+                let suits = Suits::new(
+                    contract,
+                    options.hand.follow_me_doubles,
+                    options.hand.nello_doubles,
+                );
+                let void = shown_void(suits, tricks.iter().map(Vec::as_slice));
+                for other in 0..players {
+                    let held = hand.hand(other).and(void[usize::from(other)]);
+                    assert!(
+                        held.is_empty(),
+                        "seat {other} holds {held:?} it showed void"
+                    );
+                    seen.shown_void += u64::from(void[usize::from(other)].len());
+                }
+            }
             // A move not offered is refused, and changes nothing.
             if let Some(next) = hand.to_act() {
                 let before = hand.clone();
@@ -220,5 +261,6 @@ fn random_matches_of_every_option_combination_end_and_count_42() {
     // Every way a hand ends happened.
     assert!(seen.all_passed > 0 && seen.played_out > 0 && seen.stopped > 0);
     assert!(seen.nello > 0 && seen.sevens > 0 && seen.plunge_or_splash > 0);
+    assert!(seen.shown_void > 0, "the play showed voids");
     assert!(seen.hands > seen.all_passed + seen.played_out);
 }

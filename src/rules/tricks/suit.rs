@@ -212,7 +212,7 @@ const fn by_other_end(tile: Tile, number: u8, doubles: DoublesRank) -> u8 {
 }
 
 /// How far a tile's pips are from 7 (sevens).
-const fn from_seven(tile: Tile) -> u32 {
+pub(super) const fn from_seven(tile: Tile) -> u32 {
     tile.pips().abs_diff(SEVEN)
 }
 
