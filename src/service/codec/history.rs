@@ -19,8 +19,9 @@ use crate::rules::{
 use crate::service::error::ApiError;
 
 use super::wire::{
-    TILE_COUNT, decode_bid, decode_contract, decode_place, decode_seat, decode_tile, encode_bid,
-    encode_contract, encode_end, encode_play, encode_tile, end_from_wire, tile_index_error,
+    TILE_COUNT, decode_bid, decode_contract, decode_optional_tile, decode_place,
+    decode_required_tile, decode_seat, decode_tile, encode_bid, encode_contract, encode_end,
+    encode_play, encode_tile, end_from_wire, tile_index_error,
 };
 
 /// Where the seat starts in a packed move's first byte.
@@ -160,14 +161,10 @@ pub(super) fn decode_entries(
                 let tile = decode_tile(tile, &tile_field)?;
                 (Action::Play { tile, place }, None)
             }
-            Some(Wire::Draw(draw)) => {
-                let drawn = draw
-                    .tile
-                    .as_ref()
-                    .map(|tile| decode_tile(tile, &|| at("draw.tile")))
-                    .transpose()?;
-                (Action::Draw, drawn)
-            }
+            Some(Wire::Draw(draw)) => (
+                Action::Draw,
+                decode_optional_tile(draw.tile.as_ref(), &|| at("draw.tile"))?,
+            ),
             Some(Wire::Pass(_)) => (Action::Pass, None),
             Some(Wire::EndTurn(_)) => (Action::EndTurn, None),
             Some(Wire::Bid(bid)) => (Action::Bid(decode_bid(bid, &|| at("bid"))?), None),
@@ -175,14 +172,12 @@ pub(super) fn decode_entries(
                 Action::Name(decode_contract(contract, &|| at("contract"))?),
                 None,
             ),
-            Some(Wire::Discard(discard)) => {
-                let tile_field = || at("discard.tile");
-                let tile = discard
-                    .tile
-                    .as_ref()
-                    .ok_or_else(|| ApiError::missing(tile_field()))?;
-                (Action::Discard(decode_tile(tile, &tile_field)?), None)
-            }
+            Some(Wire::Discard(discard)) => (
+                Action::Discard(decode_required_tile(discard.tile.as_ref(), &|| {
+                    at("discard.tile")
+                })?),
+                None,
+            ),
             Some(Wire::Trick(tile)) => (Action::Trick(decode_tile(tile, &|| at("trick"))?), None),
             None => {
                 return Err(ApiError::invalid(

@@ -66,6 +66,17 @@ pub fn decode_tile(tile: &proto::Tile, field: &impl Fn() -> String) -> Result<Ti
     ))
 }
 
+/// A tile that must be given at `field`.
+///
+/// # Errors
+/// `ERROR_REASON_MISSING_FIELD` without one, else as [`decode_tile`].
+pub(super) fn decode_required_tile(
+    tile: Option<&proto::Tile>,
+    field: &impl Fn() -> String,
+) -> Result<Tile, ApiError> {
+    decode_tile(tile.ok_or_else(|| ApiError::missing(field()))?, field)
+}
+
 /// A tile given at `field`, if one is.
 pub(super) fn decode_optional_tile(
     tile: Option<&proto::Tile>,
@@ -284,17 +295,10 @@ pub fn decode_move(
     let mv = mv.ok_or_else(|| ApiError::missing(prefix()))?;
     let seat = decode_seat(mv.seat, &|| format!("{}.seat", prefix()))?;
     let action = match &mv.action {
-        Some(proto::r#move::Action::Play(play)) => {
-            let field = || format!("{}.play.tile", prefix());
-            let tile = play
-                .tile
-                .as_ref()
-                .ok_or_else(|| ApiError::missing(field()))?;
-            Action::Play {
-                tile: decode_tile(tile, &field)?,
-                place: decode_place(play, &|| format!("{}.play", prefix()))?,
-            }
-        }
+        Some(proto::r#move::Action::Play(play)) => Action::Play {
+            tile: decode_required_tile(play.tile.as_ref(), &|| format!("{}.play.tile", prefix()))?,
+            place: decode_place(play, &|| format!("{}.play", prefix()))?,
+        },
         Some(proto::r#move::Action::Draw(_)) => Action::Draw,
         Some(proto::r#move::Action::Pass(_)) => Action::Pass,
         Some(proto::r#move::Action::EndTurn(_)) => Action::EndTurn,
