@@ -125,6 +125,9 @@ fn main() -> Result<(), String> {
                     HandEnd::Domino(seat) => ("domino", Some(seat)),
                     HandEnd::Closed(seat) => ("closed", Some(seat)),
                     HandEnd::Blocked => ("blocked", last_placer),
+                    HandEnd::Made(seat) => ("made", Some(seat)),
+                    HandEnd::Set(seat) => ("set", Some(seat)),
+                    HandEnd::AllPassed => ("all_passed", None),
                 };
                 let next_leader = report.events.iter().find_map(|event| match event {
                     Event::HandDealt { leader, .. } => Some(*leader),

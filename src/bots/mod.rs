@@ -118,7 +118,7 @@ pub const DEFAULT_HUB_PLAYOUTS: u32 = 1500;
 #[must_use]
 pub fn default_playouts(rules: &Rules) -> u32 {
     match rules.table {
-        TableKind::Line => DEFAULT_PLAYOUTS,
+        TableKind::Line | TableKind::Tricks => DEFAULT_PLAYOUTS,
         TableKind::Trains | TableKind::ChickenFoot => DEFAULT_HUB_PLAYOUTS,
     }
 }
@@ -180,4 +180,43 @@ pub fn default_seed(game: &Game, seat: Seat) -> u64 {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(digest.get(..8).unwrap_or(&[0; 8]));
     u64::from_le_bytes(bytes) ^ u64::from(seat)
+}
+
+#[cfg(test)]
+mod trick_games {
+    use super::*;
+    use crate::rules::tricks::options::TrickOptions;
+
+    /// Every level answers a legal move at every kind of decision of a
+    /// trick game (bids, contracts, Moon's discard, tricks).
+    #[test]
+    fn every_level_answers_a_legal_move() {
+        for (options, players) in [(TrickOptions::texas42(), 4), (TrickOptions::moon(), 3)] {
+            let rules = Rules::tricks(options, 7);
+            let (mut game, _) = Game::new("t", rules, players, 3).expect("valid");
+            for step in 0..300 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let seat = game.to_act();
+                for level in [Level::Random, Level::Greedy, Level::Expert] {
+                    let view = game.view(seat).expect("seat");
+                    let s = suggest(
+                        view,
+                        level,
+                        1,
+                        Budget {
+                            playouts: 200,
+                            stop: &|| false,
+                        },
+                    );
+                    let s = s.expect("a move");
+                    assert!(game.legal_moves().contains(&s.mv), "{step} {level:?}");
+                }
+                let legal = game.legal_moves();
+                let mv = legal[step % legal.len()];
+                game.play(mv).expect("legal");
+            }
+        }
+    }
 }

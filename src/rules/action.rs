@@ -56,6 +56,9 @@ impl ActionSpace {
             TableKind::ChickenFoot => {
                 1 + u32::from(rules.hub_arms) + u32::from(TOES) * u32::from(rules.max_pip)
             }
+            // (A trick game places no tile; its bids, contracts and tricks
+            // are not numbered here.)
+            TableKind::Tricks => 0,
         };
         ActionSpace {
             tiles: TileSet::full(rules.max_pip).len(),
@@ -133,6 +136,7 @@ impl ActionSpace {
                     .map(|arm| Place::at_foot(FootPlace::Arm(arm))),
                 _ => None,
             },
+            TableKind::Tricks => None,
         }
     }
 

@@ -17,6 +17,7 @@ use super::options::{RulesError, TableKind};
 use super::place::Place;
 use super::tile::{Tile, TileSet};
 use super::trains::{TrainFault, TrainId};
+use super::tricks::hand::TrickError;
 
 /// Where a tile lies in a state.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,6 +45,18 @@ pub enum TilePlace {
     },
     /// The tile played by move `index` of the history.
     Played {
+        /// The move's position in the history, oldest first.
+        index: usize,
+    },
+    /// Moon's widow.
+    Widow,
+    /// The tile a trick game's history move `index` played to a trick.
+    Trick {
+        /// The move's position in the history, oldest first.
+        index: usize,
+    },
+    /// The tile a trick game's history move `index` laid away.
+    Discard {
         /// The move's position in the history, oldest first.
         index: usize,
     },
@@ -82,6 +95,9 @@ impl fmt::Display for TilePlace {
             TilePlace::Arm { end, index } => write!(f, "tile {index} of the {} arm", end.name()),
             TilePlace::Played { index } => write!(f, "the tile of history move {index}"),
             TilePlace::Drawn { index } => write!(f, "the tile drawn by history move {index}"),
+            TilePlace::Widow => write!(f, "the widow"),
+            TilePlace::Trick { index } => write!(f, "the tile history move {index} played"),
+            TilePlace::Discard { index } => write!(f, "the tile history move {index} laid away"),
             TilePlace::Hub => write!(f, "the hub"),
             TilePlace::Train { train, index } => write!(f, "tile {index} of train {train}"),
             TilePlace::FootHub => write!(f, "the hub"),
@@ -179,6 +195,10 @@ impl fmt::Display for TablePart {
                 rules: TableKind::Line,
                 ..
             } => f.write_str("a line's state holds no trains and no chicken foot"),
+            TablePart::Missing {
+                rules: TableKind::Tricks,
+                ..
+            } => f.write_str("a trick game's state holds no line, no trains and no chicken foot"),
             TablePart::Hub { hub } => write!(
                 f,
                 "this round's hub is {hub}, with a train for every seat (and the Mexican train where it is played)"
@@ -455,6 +475,37 @@ pub enum SetupError {
         at: TilePlace,
         /// The tile.
         tile: Tile,
+    },
+    /// A tile of the double-six set that Moon does not play (0-1 … 0-6).
+    #[error("{at}: {tile} is not one of Moon's 22 tiles (0-1 to 0-6 are left out)")]
+    NotInSet {
+        /// Where the tile is.
+        at: TilePlace,
+        /// The tile.
+        tile: Tile,
+    },
+    /// A trick game's widow where there is none, or none where there is
+    /// one.
+    #[error("{}", if *.moon { "Moon's state names the widow as dealt (tricks.widow)" } else { "only Moon has a widow" })]
+    Widow {
+        /// Whether the game is Moon.
+        moon: bool,
+    },
+    /// A trick game's seat that was not dealt seven tiles, going by its
+    /// hand and the tiles the history shows it played.
+    #[error("seat {seat} holds and played {tiles} tiles, but every seat is dealt 7")]
+    DealtHand {
+        /// The seat.
+        seat: usize,
+        /// The tiles it was dealt, as the state tells.
+        tiles: u32,
+    },
+    /// A trick game's hand leader is not the first to bid: the seat left
+    /// of the hand's shaker (which the seed and hand number fix).
+    #[error("seat {seat} bids first in this hand (left of its shaker)")]
+    FirstBidder {
+        /// The first bidder.
+        seat: Seat,
     },
     /// Tiles of the set appear nowhere.
     #[error("{}", missing_tiles(*.tiles, *.boneyard))]
@@ -744,6 +795,9 @@ pub enum PlayError {
         /// The kind of table the game is played on.
         table: TableKind,
     },
+    /// A trick game's move refused by its hand.
+    #[error(transparent)]
+    Trick(TrickError),
     /// A trick game's move (a bid, a contract, a discard, a tile played
     /// to a trick) at a game played on a table.
     #[error("{kind} is a move of the trick-taking games; here a tile is placed: {}", places_of(*table))]
@@ -866,5 +920,6 @@ fn places_of(table: TableKind) -> &'static str {
         TableKind::Line => "name an end of the line (none for the lead)",
         TableKind::Trains => "name a train: a seat's, or the Mexican train",
         TableKind::ChickenFoot => "name an arm of the chicken foot, or a new arm",
+        TableKind::Tricks => "place no tile: bid, name the contract, discard or play to the trick",
     }
 }

@@ -6,6 +6,9 @@ use super::place::Place;
 use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::trains::TrainId;
+use super::tricks::auction::Bid;
+use super::tricks::contract::Contract;
+use super::tricks::settle::{Taken, Verdict};
 
 /// A side number (a seat, or a partnership).
 pub type Side = u8;
@@ -39,6 +42,14 @@ pub enum ScoreReason {
     /// A pase corrido: every other seat passed after the seat's tile
     /// (`pass_bonus`).
     PassBonus,
+    /// A Texas 42 hand's marks: the bid's, to the bidders when made, to
+    /// the others when set.
+    Marks,
+    /// A points game's hand: the points a side took (and the bid, to the
+    /// others when set).
+    HandPoints,
+    /// A Moon hand: the tricks a player took, or the bid lost.
+    Tricks,
 }
 
 /// How a hand ended.
@@ -50,6 +61,12 @@ pub enum HandEnd {
     Closed(Seat),
     /// Nobody could place a tile or draw.
     Blocked,
+    /// A trick game's bidder (`Seat`) made the bid.
+    Made(Seat),
+    /// A trick game's bidder (`Seat`) was set.
+    Set(Seat),
+    /// Every seat of a trick game passed: the hand is shaken anew.
+    AllPassed,
 }
 
 impl HandEnd {
@@ -58,7 +75,7 @@ impl HandEnd {
     pub const fn seat(self) -> Option<Seat> {
         match self {
             HandEnd::Domino(seat) | HandEnd::Closed(seat) => Some(seat),
-            HandEnd::Blocked => None,
+            HandEnd::Blocked | HandEnd::Made(_) | HandEnd::Set(_) | HandEnd::AllPassed => None,
         }
     }
 }
@@ -189,6 +206,73 @@ pub enum Event {
     TurnEnded {
         /// The seat.
         seat: Seat,
+    },
+    /// A trick game's bid (a pass is [`Event::Passed`]).
+    BidMade {
+        /// Who bid.
+        seat: Seat,
+        /// The bid.
+        bid: Bid,
+    },
+    /// The auction is won.
+    AuctionWon {
+        /// The bidder.
+        seat: Seat,
+        /// The winning bid.
+        bid: Bid,
+        /// Who names the contract and leads (the bidder, or his partner
+        /// after a plunge or splash).
+        declarer: Seat,
+    },
+    /// The declarer named the contract.
+    ContractNamed {
+        /// The declarer.
+        seat: Seat,
+        /// The contract.
+        contract: Contract,
+    },
+    /// Moon's bidder took the widow into his hand.
+    WidowTaken {
+        /// The bidder.
+        seat: Seat,
+        /// The widow; `None` in another seat's view.
+        tile: Option<Tile>,
+    },
+    /// Moon's bidder laid a tile away, out of play.
+    Discarded {
+        /// The bidder.
+        seat: Seat,
+        /// The tile; `None` in another seat's view.
+        tile: Option<Tile>,
+    },
+    /// A tile was played to the trick.
+    TrickPlayed {
+        /// Who played it.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+    },
+    /// A trick was won.
+    TrickWon {
+        /// The winner, who leads the next trick.
+        seat: Seat,
+        /// Who led it.
+        leader: Seat,
+        /// Its tiles, from the leader's.
+        tiles: Vec<Tile>,
+        /// What it is worth: a point and its count at Texas 42, a trick at
+        /// Moon.
+        points: u8,
+    },
+    /// A trick game's hand is decided (play stops here unless every
+    /// trick is played).
+    HandDecided {
+        /// The bidder.
+        bidder: Seat,
+        /// Made or set.
+        verdict: Verdict,
+        /// What each side had taken when it was decided.
+        taken: Taken,
     },
 }
 

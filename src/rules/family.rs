@@ -1,6 +1,7 @@
 //! What only one family of game keeps (docs/design/families.md): a line
 //! game its layout; a hub table its trains or chicken foot and how the
-//! turn stands. The match every family shares (seats, deal, boneyard,
+//! turn stands; a trick game its hand (the auction, the contract, the
+//! tricks). The match every family shares (seats, deal, boneyard,
 //! scores, history, digest) is [`Game`](super::Game)'s own; a game holds
 //! exactly one family's table, so no family carries another's fields.
 
@@ -8,6 +9,7 @@ use super::layout::Layout;
 use super::options::Rules;
 use super::table::Table;
 use super::train_game::TurnState;
+use super::tricks::hand::TrickHand;
 
 /// The table of one family of game. (A tag of its own, not one folded
 /// into the layout's fields: the line games' hot path tests it on every
@@ -21,6 +23,9 @@ pub(crate) enum Family {
     /// A table with a hub: its trains or chicken foot, and how the turn
     /// stands.
     Hub(Hub),
+    /// A trick game's hand (boxed: it is larger than a line's layout, and
+    /// never on the line games' hot path).
+    Tricks(Box<TrickHand>),
 }
 
 /// A hub table's round.
@@ -47,7 +52,8 @@ impl Family {
     }
 
     /// The same family's table as the current hand began: an empty line
-    /// with the room this one has, or the hub alone.
+    /// with the room this one has, the hub alone, or the trick hand as
+    /// dealt.
     pub(crate) fn rewound(&self) -> Family {
         match self {
             Family::Line(layout) => Family::Line(Layout::with_capacity(layout.len())),
@@ -55,6 +61,7 @@ impl Family {
                 table: hub.table.at_start(),
                 turn: TurnState::default(),
             }),
+            Family::Tricks(hand) => Family::Tricks(Box::new(hand.as_dealt())),
         }
     }
 
@@ -62,7 +69,7 @@ impl Family {
     pub(crate) fn line(&self) -> Option<&Layout> {
         match self {
             Family::Line(layout) => Some(layout),
-            Family::Hub(_) => None,
+            Family::Hub(_) | Family::Tricks(_) => None,
         }
     }
 
@@ -70,7 +77,15 @@ impl Family {
     pub(crate) fn table(&self) -> Option<&Table> {
         match self {
             Family::Hub(hub) => Some(&hub.table),
-            Family::Line(_) => None,
+            Family::Line(_) | Family::Tricks(_) => None,
+        }
+    }
+
+    /// The trick hand, at a trick game.
+    pub(crate) fn tricks(&self) -> Option<&TrickHand> {
+        match self {
+            Family::Tricks(hand) => Some(hand),
+            Family::Line(_) | Family::Hub(_) => None,
         }
     }
 }
@@ -80,6 +95,7 @@ impl Clone for Family {
         match self {
             Family::Line(layout) => Family::Line(layout.clone()),
             Family::Hub(hub) => Family::Hub(hub.clone()),
+            Family::Tricks(hand) => Family::Tricks(hand.clone()),
         }
     }
 
@@ -89,6 +105,7 @@ impl Clone for Family {
         match (self, source) {
             (Family::Line(mine), Family::Line(theirs)) => mine.clone_from(theirs),
             (Family::Hub(mine), Family::Hub(theirs)) => mine.clone_from(theirs),
+            (Family::Tricks(mine), Family::Tricks(theirs)) => mine.clone_from(theirs),
             (mine, theirs) => *mine = theirs.clone(),
         }
     }

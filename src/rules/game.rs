@@ -368,7 +368,7 @@ impl Game {
     pub fn turn(&self) -> TurnState {
         match &self.family {
             Family::Hub(hub) => hub.turn,
-            Family::Line(_) => TurnState::default(),
+            Family::Line(_) | Family::Tricks(_) => TurnState::default(),
         }
     }
 
@@ -434,7 +434,7 @@ impl Game {
     pub fn ends_total(&self) -> u32 {
         match &self.family {
             Family::Line(layout) => layout.ends_total(self.geometry()),
-            Family::Hub(_) => 0,
+            Family::Hub(_) | Family::Tricks(_) => 0,
         }
     }
 
@@ -449,6 +449,7 @@ impl Game {
         match &self.family {
             Family::Line(layout) => self.line_placeable(layout, hand),
             Family::Hub(hub) => self.table_placeable(&hub.table, hand),
+            Family::Tricks(_) => TileSet::EMPTY,
         }
     }
 
@@ -477,13 +478,20 @@ impl Game {
     }
 
     /// Whether nobody can place a tile and nobody may draw.
+    // (Inlined: it runs after every move of a line game, and with a third
+    // family it had stopped being.)
     #[must_use]
+    #[inline(always)]
     pub fn is_blocked(&self) -> bool {
-        !self.boneyard_open()
-            && match &self.family {
-                Family::Line(layout) => self.line_placeable(layout, self.all_hands()).is_empty(),
-                Family::Hub(hub) => self.table_blocked(&hub.table),
-            }
+        if self.boneyard_open() {
+            return false;
+        }
+        // (A line first, on one test of the family; a trick hand ends by
+        // its own rules.)
+        let Family::Line(layout) = &self.family else {
+            return matches!(&self.family, Family::Hub(hub) if self.table_blocked(&hub.table));
+        };
+        self.line_placeable(layout, self.all_hands()).is_empty()
     }
 
     /// Every tile in some seat's hand. Unused seats hold no tiles, so a
@@ -513,9 +521,10 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
-        let layout = match &self.family {
-            Family::Line(layout) => layout,
-            Family::Hub(hub) => return self.table_moves_into(&hub.table, out),
+        // (A line first, on one test of the family: the line games' hot
+        // path. The other families' moves are worked out out of line.)
+        let Family::Line(layout) = &self.family else {
+            return self.moves_off_line_into(out);
         };
         let seat = self.to_act;
         let placeable = self.line_placeable(layout, self.hand(seat));
@@ -540,6 +549,17 @@ impl Game {
         }
     }
 
+    /// [`Game::legal_moves_into`] at a hub table or a trick game.
+    #[cold]
+    #[inline(never)]
+    fn moves_off_line_into(&self, out: &mut Vec<Move>) {
+        match &self.family {
+            Family::Hub(hub) => self.table_moves_into(&hub.table, out),
+            Family::Tricks(hand) => Game::trick_moves_into(hand, out),
+            Family::Line(_) => {}
+        }
+    }
+
     /// Checks that `mv` is legal now, saying precisely why not.
     ///
     /// # Errors
@@ -561,6 +581,9 @@ impl Game {
                 to_act: self.to_act,
             });
         }
+        if let Family::Tricks(hand) = &self.family {
+            return Game::check_trick(hand, mv);
+        }
         let hand = self.hand(seat);
         if let Action::Play { tile, .. } = mv.action {
             if !tile.fits_set(self.rules.max_pip) {
@@ -576,6 +599,7 @@ impl Game {
         let layout = match &self.family {
             Family::Line(layout) => layout,
             Family::Hub(hub) => return self.check_on_table(&hub.table, mv),
+            Family::Tricks(_) => return Ok(()),
         };
         let can_place = !self.line_placeable(layout, hand).is_empty();
         match mv.action {
@@ -678,9 +702,10 @@ impl Game {
     pub fn play_unchecked_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let seat = mv.seat;
         self.history.push(HistoryEntry { mv, drawn: None });
-        let layout = match &mut self.family {
-            Family::Line(layout) => layout,
-            Family::Hub(_) => return self.play_on_table(mv, sink),
+        // (A line first, on one test of the family, as in
+        // `legal_moves_into`.)
+        let Family::Line(layout) = &mut self.family else {
+            return self.play_off_line(mv, sink);
         };
         match mv.action {
             Action::Play { tile, place } => {
@@ -747,6 +772,18 @@ impl Game {
         }
         if self.is_blocked() {
             self.end_hand(HandEnd::Blocked, false, sink);
+        }
+    }
+
+    /// [`Game::play_unchecked_with`] at a hub table or a trick game.
+    #[cold]
+    #[inline(never)]
+    fn play_off_line<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+        // (One test: the table a hub has, or none at a trick game.)
+        match self.table() {
+            Some(Table::Trains(_)) => self.play_train(mv, sink),
+            Some(Table::Foot(_)) => self.play_foot(mv, sink),
+            None => self.play_trick(mv, sink),
         }
     }
 
@@ -913,6 +950,9 @@ impl Game {
         previous: Option<(HandEnd, Option<Side>)>,
         sink: &mut S,
     ) {
+        if let Some(options) = self.rules.tricks {
+            return self.start_trick_hand(hand_number, options, sink);
+        }
         let mut rng = hand_rng(&self.hand_key, hand_number);
         // A train table's (or a chicken foot's) round begins with its hub
         // on the table.
@@ -941,7 +981,14 @@ impl Game {
             (Family::Line(layout), None) => layout.clear(),
             (family, hub) => {
                 let table = hub.and_then(|hub| self.rules.table_at_start(hub.high(), self.players));
-                *family = Family::at_start(&self.rules, table);
+                match (family, table) {
+                    // (In place: no drop of the last round's family.)
+                    (Family::Hub(round), Some(table)) => {
+                        round.table = table;
+                        round.turn = TurnState::default();
+                    }
+                    (family, table) => *family = Family::at_start(&self.rules, table),
+                }
             }
         }
         self.history.clear();

@@ -7,6 +7,8 @@ use thiserror::Error;
 use super::connect::Connect;
 use super::layout::Geometry;
 use super::tile::TileSet;
+use super::tricks::hand::MAX_SEATS as MAX_TRICK_PLAYERS;
+use super::tricks::options::{MAX_TARGET, TrickOption, TrickOptions};
 
 /// The most points a bonus (`capicua_bonus`, `pass_bonus`) may be worth.
 pub const MAX_BONUS: u16 = 1_000;
@@ -82,6 +84,10 @@ pub struct Rules {
     /// Chicken foot tables: the arms the hub takes before anything else
     /// (4, or 6 for double chicken foot); 0 elsewhere.
     pub hub_arms: u8,
+    /// Trick tables: how the hands are bid, played and scored; `None`
+    /// elsewhere. (A trick game's other options are fixed: see
+    /// [`Rules::tricks`].)
+    pub tricks: Option<TrickOptions>,
 }
 
 /// The kind of table tiles are placed on.
@@ -93,6 +99,8 @@ pub enum TableKind {
     Trains,
     /// A hub double whose arms grow into chicken feet.
     ChickenFoot,
+    /// No layout: tiles are bid on and played to tricks (Texas 42, Moon).
+    Tricks,
 }
 
 impl TableKind {
@@ -100,7 +108,7 @@ impl TableKind {
     /// foot) rather than a line.
     #[must_use]
     pub const fn has_hub(self) -> bool {
-        !matches!(self, TableKind::Line)
+        matches!(self, TableKind::Trains | TableKind::ChickenFoot)
     }
 }
 
@@ -317,6 +325,8 @@ pub enum RuleOption {
     FirstLead,
     /// [`Rules::next_lead`].
     NextLead,
+    /// One of [`Rules::tricks`].
+    Trick(TrickOption),
 }
 
 impl RuleOption {
@@ -349,6 +359,7 @@ impl RuleOption {
             RuleOption::InPlayScoring => "in_play_scoring",
             RuleOption::FirstLead => "first_lead",
             RuleOption::NextLead => "next_lead",
+            RuleOption::Trick(option) => option.name(),
         }
     }
 }
@@ -390,6 +401,9 @@ impl Rules {
     /// The first option out of range or at odds with another (or with
     /// `players`).
     pub fn validate(&self, players: u8) -> Result<(), RulesError> {
+        if self.table == TableKind::Tricks || self.tricks.is_some() {
+            return self.check_tricks(players);
+        }
         self.check_table(players)?;
         self.check_set_and_seats(players)?;
         self.check_connection()?;
@@ -404,6 +418,166 @@ impl Rules {
         match self.table {
             TableKind::Line => MAX_PLAYERS,
             TableKind::Trains | TableKind::ChickenFoot => MAX_TRAIN_PLAYERS,
+            TableKind::Tricks => MAX_TRICK_PLAYERS as u8,
+        }
+    }
+
+    /// The rules of a trick game played with `options` to `target`: Texas
+    /// 42 in partnerships, Moon each for himself; every option of the
+    /// placing games at the one value a trick game has for it (the
+    /// double-six set, seven tiles a seat, nothing drawn, the first shaker
+    /// by lot and the shake passing left, a match to `target`).
+    #[must_use]
+    pub const fn tricks(options: TrickOptions, target: u32) -> Rules {
+        Rules {
+            max_pip: 6,
+            partnerships: !options.is_moon(),
+            hand_size: 7,
+            draw: DrawRule::None,
+            boneyard_reserve: 0,
+            connect: Connect::Equal,
+            layout: LayoutRule::TwoEnds,
+            in_play_scoring: InPlayScoring::None,
+            first_lead: LeadRule::Lot,
+            next_lead: NextLeadRule::Rotate,
+            settlement: Settlement::WinnerTakesPips,
+            hand_rounding: HandRounding::None,
+            hand_scale: HandScale::Face,
+            blocked_own: BlockedOwnPips::Ignored,
+            count_partner: false,
+            capicua_bonus: 0,
+            pass_bonus: 0,
+            closing_wins: false,
+            match_end: MatchEnd::ReachTarget,
+            target,
+            table: TableKind::Tricks,
+            rounds: 0,
+            public_train: false,
+            opening_chain: false,
+            double_blank_pips: 0,
+            hub_arms: 0,
+            tricks: Some(options),
+        }
+    }
+
+    /// A trick table and its options go together; the options are ones
+    /// the rule book plays together (each refusal naming the option);
+    /// Texas 42 seats 4 and Moon 3; the target is from 1 to
+    /// [`MAX_TARGET`]; and every option of the placing games is left at
+    /// its one value at a trick game ([`Rules::tricks`]), so that none is
+    /// set without effect.
+    fn check_tricks(&self, players: u8) -> Result<(), RulesError> {
+        let options = match (self.table, self.tricks) {
+            (TableKind::Tricks, Some(options)) => options,
+            (TableKind::Tricks, None) => {
+                return Err(RulesError::new(
+                    RuleOption::Table,
+                    "a trick table needs its options (all_pass, play_out, scoring, ...)",
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(RulesError::new(
+                    RuleOption::Table,
+                    "the options of a trick game (all_pass, play_out, scoring, ...) need table tricks",
+                ));
+            }
+            (_, None) => return Ok(()),
+        };
+        options
+            .check()
+            .map_err(|error| RulesError::new(RuleOption::Trick(error.option), error.message))?;
+        let (game, seats) = if options.is_moon() {
+            ("Moon", 3)
+        } else {
+            ("Texas 42", 4)
+        };
+        if players != seats {
+            return Err(RulesError::new(
+                RuleOption::Players,
+                format!("{players} players: {game} seats {seats}"),
+            ));
+        }
+        if !(1..=MAX_TARGET).contains(&self.target) {
+            return Err(RulesError::new(
+                RuleOption::Target,
+                format!(
+                    "{}: a trick game's target is from 1 to {MAX_TARGET}",
+                    self.target
+                ),
+            ));
+        }
+        let fixed = Rules::tricks(options, self.target);
+        let differs = [
+            (RuleOption::MaxPip, self.max_pip != fixed.max_pip),
+            (
+                RuleOption::Partnerships,
+                self.partnerships != fixed.partnerships,
+            ),
+            (RuleOption::HandSize, self.hand_size != fixed.hand_size),
+            (
+                RuleOption::Draw,
+                self.draw != fixed.draw || self.boneyard_reserve != fixed.boneyard_reserve,
+            ),
+            (RuleOption::Connect, self.connect != fixed.connect),
+            (RuleOption::Layout, self.layout != fixed.layout),
+            (
+                RuleOption::InPlayScoring,
+                self.in_play_scoring != fixed.in_play_scoring,
+            ),
+            (RuleOption::FirstLead, self.first_lead != fixed.first_lead),
+            (RuleOption::NextLead, self.next_lead != fixed.next_lead),
+            (
+                RuleOption::Settlement,
+                self.settlement != fixed.settlement || self.hand_rounding != fixed.hand_rounding,
+            ),
+            (RuleOption::HandScale, self.hand_scale != fixed.hand_scale),
+            (
+                RuleOption::BlockedOwn,
+                self.blocked_own != fixed.blocked_own,
+            ),
+            (
+                RuleOption::CountPartner,
+                self.count_partner != fixed.count_partner,
+            ),
+            (
+                RuleOption::CapicuaBonus,
+                self.capicua_bonus != fixed.capicua_bonus,
+            ),
+            (RuleOption::PassBonus, self.pass_bonus != fixed.pass_bonus),
+            (
+                RuleOption::ClosingWins,
+                self.closing_wins != fixed.closing_wins,
+            ),
+            (RuleOption::MatchEnd, self.match_end != fixed.match_end),
+            (RuleOption::Rounds, self.rounds != fixed.rounds),
+            (
+                RuleOption::PublicTrain,
+                self.public_train != fixed.public_train,
+            ),
+            (
+                RuleOption::OpeningChain,
+                self.opening_chain != fixed.opening_chain,
+            ),
+            (
+                RuleOption::DoubleBlankPips,
+                self.double_blank_pips != fixed.double_blank_pips,
+            ),
+            (RuleOption::HubArms, self.hub_arms != fixed.hub_arms),
+        ];
+        match differs.into_iter().find(|&(_, differs)| differs) {
+            Some((option, _)) => Err(RulesError::new(
+                option,
+                format!(
+                    "{game} is played with the double-six set, 7 tiles a seat, {} and nothing placed: leave {} unset",
+                    if options.is_moon() {
+                        "each seat for itself"
+                    } else {
+                        "in partnerships"
+                    },
+                    option.name()
+                ),
+            )),
+            None => Ok(()),
         }
     }
 
@@ -775,7 +949,11 @@ impl Rules {
     /// Whether scores can go below 0 under these rules.
     #[must_use]
     pub const fn scores_can_be_negative(&self) -> bool {
-        matches!(self.settlement, Settlement::SubtractOwnRounded)
+        match self.tricks {
+            // (A Moon bidder set loses the bid.)
+            Some(options) => options.is_moon(),
+            None => matches!(self.settlement, Settlement::SubtractOwnRounded),
+        }
     }
 
     /// Whether the lowest score stands best: under penalty scores (a hand's

@@ -107,6 +107,7 @@ const PLAIN: Rules = Rules {
     opening_chain: false,
     double_blank_pips: 0,
     hub_arms: 0,
+    tricks: None,
 };
 
 /// Hand sizes: `two` with two seats, `more` with three or more.

@@ -20,6 +20,8 @@ use super::moves::{Action, Move};
 use super::options::{Rules, TableKind};
 use super::place::{Place, PlaceKind};
 use super::trains::TrainId;
+use super::tricks::auction::Bidding;
+use super::tricks::options::TrickOptions;
 
 /// The label the chain starts with.
 const LABEL: &[u8] = b"pips.v1 match record";
@@ -127,6 +129,7 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>, Option<[u8; 6]>) {
         opening_chain,
         double_blank_pips,
         hub_arms,
+        tricks,
     } = *rules;
     // The train table's (or chicken foot's) options follow only there, so
     // that a line game's record keeps its digest; their first byte (2 for
@@ -143,6 +146,9 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>, Option<[u8; 6]>) {
             d1,
         ]),
         TableKind::ChickenFoot => Some([3, rounds, hub_arms, 0, d0, d1]),
+        // (A trick table's options, first byte 4; `Rules::validate`
+        // refuses the table without them.)
+        TableKind::Tricks => tricks.map(trick_bytes),
     };
     let [t0, t1, t2, t3] = target.to_le_bytes();
     let [c0, c1] = capicua_bonus.to_le_bytes();
@@ -178,6 +184,26 @@ fn rule_bytes(rules: &Rules) -> ([u8; 20], Option<[u8; 6]>, Option<[u8; 6]>) {
         t3,
     ];
     (first, later, trains)
+}
+
+/// A trick game's options as bytes: 4 (the family), the bids (0 Texas
+/// 42, 1 with plunge, 2 with splash, 3 with both, 4 Moon), `all_pass`,
+/// `play_out` + 2 `nello` + 4 `sevens`, the two ranks of the doubles, and
+/// `scoring`.
+fn trick_bytes(options: TrickOptions) -> [u8; 6] {
+    let hand = options.hand;
+    let bidding = match hand.bidding {
+        Bidding::Texas42 { plunge, splash } => u8::from(plunge) | u8::from(splash) << 1,
+        Bidding::Moon => 4,
+    };
+    [
+        4,
+        bidding,
+        hand.all_pass as u8,
+        u8::from(hand.play_out) | u8::from(hand.nello) << 1 | u8::from(hand.sevens) << 2,
+        hand.follow_me_doubles as u8 | (hand.nello_doubles as u8) << 4,
+        options.scoring as u8,
+    ]
 }
 
 #[cfg(test)]

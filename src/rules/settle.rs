@@ -66,7 +66,7 @@ impl Game {
 
     /// The side with the best score wins (the lowest under penalty scores,
     /// else the highest); a tie for best is a draw.
-    fn best_score_wins(&self) -> Outcome {
+    pub(super) fn best_score_wins(&self) -> Outcome {
         let keys = self.standing_keys();
         unique_min(&keys[..usize::from(self.sides())]).map_or(Outcome::Draw, Outcome::Winner)
     }
@@ -197,7 +197,10 @@ impl Game {
         let reason = match end {
             HandEnd::Domino(_) => ScoreReason::Domino,
             HandEnd::Closed(_) => ScoreReason::Closed,
-            HandEnd::Blocked => ScoreReason::Blocked,
+            // (A trick game's hands are settled by its family.)
+            HandEnd::Blocked | HandEnd::Made(_) | HandEnd::Set(_) | HandEnd::AllPassed => {
+                ScoreReason::Blocked
+            }
         };
         match (rules.settlement, winner) {
             (Settlement::WinnerTakesPips, Some(side)) => {
@@ -318,7 +321,7 @@ impl Game {
             settlement: settlement[..usize::from(self.sides())].to_vec(),
             layout: match &self.family {
                 Family::Line(layout) => Some(Box::new(layout.clone())),
-                Family::Hub(_) => None,
+                Family::Hub(_) | Family::Tricks(_) => None,
             },
             table: self.table().cloned().map(Box::new),
             hands: (0..self.players).map(|seat| self.hand(seat)).collect(),

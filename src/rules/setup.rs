@@ -65,6 +65,9 @@ pub struct Setup {
     /// chicken foot (checked against the round's moves; a line's state has
     /// none).
     pub table: Option<Table>,
+    /// Moon's widow as dealt (the tile set aside, which the bidder takes
+    /// once he has named the contract); `None` at every other game.
+    pub widow: Option<Tile>,
 }
 
 impl From<&Game> for Setup {
@@ -95,22 +98,27 @@ impl From<&Game> for Setup {
             history: game.history().to_vec(),
             digest: game.digest(),
             table: game.table().cloned(),
+            widow: game.trick_hand().and_then(|hand| hand.dealt_hands().1),
         }
     }
 }
 
 /// Records where each tile has been seen, to prove the set is conserved.
-struct TileCensus {
+pub(in crate::rules) struct TileCensus {
     /// The set's highest half.
-    max_pip: u8,
+    pub(in crate::rules) max_pip: u8,
     /// Tiles seen so far.
-    seen: TileSet,
+    pub(in crate::rules) seen: TileSet,
 }
 
 impl TileCensus {
     /// Counts `tile`, found at `at` (built only on error: this runs for
     /// every tile of the state on every call).
-    fn count(&mut self, tile: Tile, at: impl FnOnce() -> TilePlace) -> Result<(), SetupError> {
+    pub(in crate::rules) fn count(
+        &mut self,
+        tile: Tile,
+        at: impl FnOnce() -> TilePlace,
+    ) -> Result<(), SetupError> {
         if !tile.fits_set(self.max_pip) {
             return Err(SetupError::InvalidTile {
                 at: at(),
@@ -163,6 +171,13 @@ impl Game {
         let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
+        if setup.rules.table == TableKind::Tricks {
+            let seats = check_seats(&setup, players)?;
+            return Game::from_trick_setup(setup, players, seats);
+        }
+        if setup.widow.is_some() {
+            return Err(SetupError::Widow { moon: false });
+        }
         let max = max_hand_moves(&setup.rules, players);
         if setup.history.len() > max {
             return Err(SetupError::HistoryTooLong {

@@ -165,6 +165,14 @@ impl<'a> View<'a> {
         self.game.foot()
     }
 
+    /// The trick hand, at a trick game, for the codec to draw its public
+    /// table from (the auction, the contract, the tricks): crate-only,
+    /// since the hand also holds every seat's tiles.
+    #[must_use]
+    pub(crate) fn trick_hand(&self) -> Option<&'a crate::rules::tricks::hand::TrickHand> {
+        self.game.trick_hand()
+    }
+
     /// How the turn stands at a train table (public: the moves so far
     /// show it).
     #[must_use]
@@ -283,6 +291,13 @@ impl Event {
                 leader,
                 required_lead: None,
             },
+            // The widow and the discard are the Moon bidder's alone.
+            Event::WidowTaken { seat, .. } if Some(seat) != viewer => {
+                Event::WidowTaken { seat, tile: None }
+            }
+            Event::Discarded { seat, .. } if Some(seat) != viewer => {
+                Event::Discarded { seat, tile: None }
+            }
             _ => self.clone(),
         }
     }

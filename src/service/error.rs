@@ -14,8 +14,11 @@ use crate::proto::{ErrorReason, HttpError};
 use crate::rules::errors::{TablePart, TrickMoveKind};
 use crate::rules::foot::FootFault;
 use crate::rules::trains::TrainFault;
+use crate::rules::tricks::auction::BidError;
+use crate::rules::tricks::hand::TrickError;
 use crate::rules::{
-    LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TableKind, TilePlace,
+    Action, LayoutPlace, PlayError, RuleOption, RulesError, SeatRole, SetupError, TableKind,
+    TilePlace,
 };
 
 /// Marks an HTTP answer that is a refusal with its gRPC code, for the
@@ -162,7 +165,11 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::WrongForcedLead { .. }
         | SetupError::ForcedLeadMissing
         | SetupError::ForcedLeadAfterLead
-        | SetupError::Blocked => ErrorReason::InconsistentState,
+        | SetupError::Blocked
+        | SetupError::Widow { .. }
+        | SetupError::DealtHand { .. }
+        | SetupError::FirstBidder { .. } => ErrorReason::InconsistentState,
+        SetupError::NotInSet { .. } => ErrorReason::InvalidTile,
         SetupError::Table(part) => table_reason(*part),
     }
 }
@@ -178,9 +185,12 @@ fn setup_field(error: &SetupError) -> String {
         SetupError::HandCount { .. } => "hands".to_owned(),
         SetupError::ScoreCount { .. } => "scores".to_owned(),
         SetupError::NegativeScore { side } => format!("scores[{side}]"),
-        SetupError::InvalidTile { at, .. } | SetupError::TileDuplicated { at, .. } => {
-            tile_field(*at)
-        }
+        SetupError::InvalidTile { at, .. }
+        | SetupError::TileDuplicated { at, .. }
+        | SetupError::NotInSet { at, .. } => tile_field(*at),
+        SetupError::Widow { .. } => "tricks.widow".to_owned(),
+        SetupError::DealtHand { seat, .. } => format!("hands[{seat}]"),
+        SetupError::FirstBidder { .. } => "hand_leader".to_owned(),
         SetupError::TileMissing { .. } => String::new(),
         SetupError::Layout(e) => layout_field(e.place()),
         SetupError::DrawNotRecordable => "drew_this_turn".to_owned(),
@@ -220,6 +230,10 @@ fn setup_field(error: &SetupError) -> String {
 fn table_reason(part: TablePart) -> ErrorReason {
     match part {
         TablePart::Missing {
+            rules: TableKind::Tricks,
+            ..
+        } => ErrorReason::InconsistentState,
+        TablePart::Missing {
             rules: TableKind::ChickenFoot,
             ..
         }
@@ -245,6 +259,15 @@ fn table_reason(part: TablePart) -> ErrorReason {
 /// The field of the state of a table with a hub at fault.
 fn table_field(part: TablePart) -> String {
     match part {
+        TablePart::Missing {
+            rules: TableKind::Tricks,
+            found,
+        } => match found {
+            Some(TableKind::ChickenFoot) => "foot",
+            Some(_) => "trains",
+            None => "layout",
+        }
+        .to_owned(),
         TablePart::Missing {
             found: Some(TableKind::ChickenFoot),
             ..
@@ -278,6 +301,9 @@ fn tile_field(at: TilePlace) -> String {
         TilePlace::Arm { end, index } => format!("layout.{}[{index}]", end.name()),
         TilePlace::Played { index } => format!("history[{index}].play.tile"),
         TilePlace::Drawn { index } => format!("history[{index}].draw.tile"),
+        TilePlace::Widow => "tricks.widow".to_owned(),
+        TilePlace::Trick { index } => format!("history[{index}].trick"),
+        TilePlace::Discard { index } => format!("history[{index}].discard.tile"),
         TilePlace::Hub => "trains.hub".to_owned(),
         TilePlace::Train { train, index } => format!("trains.trains[{train}].tiles[{index}]"),
         TilePlace::FootHub => "foot.hub".to_owned(),
@@ -313,6 +339,18 @@ fn play_reason(error: PlayError) -> ErrorReason {
         PlayError::CannotDraw(_) => ErrorReason::CannotDraw,
         PlayError::PlaceNotAtThisTable { .. } => ErrorReason::PlaceNotAtThisTable,
         PlayError::NotAMoveOfThisGame { .. } => ErrorReason::NotAMoveOfThisGame,
+        PlayError::Trick(error) => match error {
+            TrickError::Over | TrickError::Bid(BidError::Over) => ErrorReason::MatchOver,
+            TrickError::NotYourTurn { .. } | TrickError::Bid(BidError::NotYourTurn { .. }) => {
+                ErrorReason::NotYourTurn
+            }
+            TrickError::Bid(BidError::NotOpen { .. }) => ErrorReason::BidNotOpen,
+            TrickError::Bid(BidError::MustBid) => ErrorReason::MustBid,
+            TrickError::OutOfStage { .. } => ErrorReason::NotThisStage,
+            TrickError::ContractNotOpen { .. } => ErrorReason::ContractNotOpen,
+            TrickError::NotHeld { .. } => ErrorReason::TileNotInHand,
+            TrickError::MustFollow { .. } => ErrorReason::MustFollow,
+        },
         PlayError::Train { fault, .. } => match fault {
             TrainFault::NoSuchTrain => ErrorReason::NoSuchTrain,
             TrainFault::Closed => ErrorReason::TrainClosed,
@@ -354,6 +392,10 @@ fn play_field(error: PlayError) -> &'static str {
         | PlayError::Train { .. } => "move.play.train",
         PlayError::NoTurnToEnd { .. } => "move.end_turn",
         PlayError::PlaceNotAtThisTable {
+            table: TableKind::Tricks,
+            ..
+        } => "move.play",
+        PlayError::PlaceNotAtThisTable {
             table: TableKind::ChickenFoot,
             ..
         }
@@ -366,6 +408,34 @@ fn play_field(error: PlayError) -> &'static str {
             TrickMoveKind::Discard => "move.discard",
             TrickMoveKind::Trick => "move.trick",
         },
+        PlayError::Trick(error) => match error {
+            TrickError::Over | TrickError::Bid(BidError::Over) => "state.phase",
+            TrickError::NotYourTurn { .. } | TrickError::Bid(BidError::NotYourTurn { .. }) => {
+                "move.seat"
+            }
+            TrickError::Bid(BidError::NotOpen { .. }) => "move.bid",
+            TrickError::Bid(BidError::MustBid) => "move.pass",
+            TrickError::OutOfStage { action, .. } => action_field(action),
+            TrickError::ContractNotOpen { .. } => "move.contract",
+            TrickError::NotHeld { discard: true, .. } => "move.discard",
+            TrickError::NotHeld { discard: false, .. } | TrickError::MustFollow { .. } => {
+                "move.trick"
+            }
+        },
+    }
+}
+
+/// The field of a move's action.
+const fn action_field(action: Action) -> &'static str {
+    match action {
+        Action::Play { .. } => "move.play",
+        Action::Draw => "move.draw",
+        Action::Pass => "move.pass",
+        Action::EndTurn => "move.end_turn",
+        Action::Bid(_) => "move.bid",
+        Action::Name(_) => "move.contract",
+        Action::Discard(_) => "move.discard",
+        Action::Trick(_) => "move.trick",
     }
 }
 

@@ -108,6 +108,7 @@ impl Position {
             outcome: None,
             history: Vec::new(),
             digest: MatchDigest::start(&self.rules, self.players, &1u64.to_le_bytes()),
+            widow: None,
             table: None,
         };
         Game::from_setup(setup).expect("a valid position")

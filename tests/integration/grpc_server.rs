@@ -150,6 +150,7 @@ fn check_finished_hands(events: &[proto::Event], players: u32, double_blank: u32
             Some(EndedBy::LastPlacer(_)) | None => {
                 assert_eq!(ended.reason, proto::HandEndReason::Blocked as i32);
             }
+            Some(EndedBy::Bidder(_)) => panic!("a line game's hand has no bidder"),
         }
     }
 }

@@ -77,21 +77,9 @@ impl Game {
         }
     }
 
-    /// Plays a legal move at a table that is not a line (its history entry
-    /// already pushed), then ends the round if it is blocked.
-    #[cold]
-    #[inline(never)]
-    pub(in crate::rules) fn play_on_table<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
-        match self.table() {
-            Some(Table::Trains(_)) => self.play_train(mv, sink),
-            Some(Table::Foot(_)) => self.play_foot(mv, sink),
-            None => {}
-        }
-    }
-
     /// Plays a legal move at the game's chicken foot (changed where it
     /// lies, as a train table is).
-    fn play_foot<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+    pub(in crate::rules) fn play_foot<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         let Family::Hub(Hub {
             table: Table::Foot(foot),
             ..

@@ -27,7 +27,7 @@ impl Rules {
     #[must_use]
     pub fn table_at_start(&self, hub: u8, players: Seat) -> Option<Table> {
         match self.table {
-            TableKind::Line => None,
+            TableKind::Line | TableKind::Tricks => None,
             TableKind::Trains => Some(Table::Trains(Trains::new(hub, players, self.public_train))),
             TableKind::ChickenFoot => Some(Table::Foot(Box::new(Foot::new(hub, self.hub_arms)))),
         }
@@ -108,8 +108,9 @@ impl Game {
     }
 
     /// The legal moves of the seat to act, written into `out`.
-    #[cold]
-    #[inline(never)]
+    // (Inlined into `Game::moves_off_line_into`, its one caller, itself
+    // out of line.)
+    #[inline(always)]
     pub(in crate::rules) fn table_moves_into(&self, table: &Table, out: &mut Vec<Move>) {
         match table {
             Table::Trains(trains) => self.train_moves_into(trains, out),

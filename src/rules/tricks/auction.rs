@@ -272,20 +272,29 @@ impl Auction {
     /// The auction over, another seat to speak, a bid not open to it, or a
     /// pass where the shaker must bid.
     pub fn speak(&mut self, seat: Seat, bid: Option<Bid>, doubles: u32) -> Result<(), BidError> {
+        self.check(seat, bid, doubles)?;
+        if let Some(bid) = bid {
+            self.standing = Some((seat, bid));
+        }
+        self.said.push(bid);
+        Ok(())
+    }
+
+    /// Whether `seat`, holding `doubles` doubles, may say `bid` (`None`:
+    /// pass) now.
+    ///
+    /// # Errors
+    /// As [`Auction::speak`].
+    pub fn check(&self, seat: Seat, bid: Option<Bid>, doubles: u32) -> Result<(), BidError> {
         let to_speak = self.to_speak().ok_or(BidError::Over)?;
         if seat != to_speak {
             return Err(BidError::NotYourTurn { seat, to_speak });
         }
         match bid {
-            None if !self.may_pass() => return Err(BidError::MustBid),
-            None => {}
-            Some(bid) if !self.open_bids(doubles).contains(&bid) => {
-                return Err(BidError::NotOpen { bid });
-            }
-            Some(bid) => self.standing = Some((seat, bid)),
+            None if !self.may_pass() => Err(BidError::MustBid),
+            Some(bid) if !self.open_bids(doubles).contains(&bid) => Err(BidError::NotOpen { bid }),
+            None | Some(_) => Ok(()),
         }
-        self.said.push(bid);
-        Ok(())
     }
 }
 

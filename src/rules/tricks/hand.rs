@@ -6,13 +6,14 @@
 //! it starts from and the match it belongs to are the match machinery's
 //! (docs/design/families.md, step 4).
 
+use crate::rules::events::{Event, EventSink};
 use crate::rules::moves::{Action, Seat};
 use crate::rules::tile::{Tile, TileSet};
 
 use super::auction::{AllPass, Auction, AuctionEnd, Bid, BidError, Bidding};
 use super::contract::{Contract, DoublesRank};
 use super::settle::{TRICKS, Taken, Verdict, verdict};
-use super::suit::{MAX_PIP, Suits};
+use super::suit::{MAX_PIP, Suit, Suits};
 use super::trick;
 
 /// Seats a trick game may have (4 at Texas 42, 3 at Moon).
@@ -108,11 +109,56 @@ pub enum TrickError {
     /// A bid or pass the auction refuses.
     #[error(transparent)]
     Bid(#[from] BidError),
-    /// Not a move of this stage, or not one the rules allow the seat (a
-    /// contract the bid does not open, a tile not held, a tile that does
-    /// not follow suit).
-    #[error("{0:?} is not a legal move now")]
-    NotLegal(Action),
+    /// A move of another stage of the hand (a bid once the auction is
+    /// over, a tile played before the contract is named, ...), or a move
+    /// of the placing games.
+    #[error("{}", stage.expects())]
+    OutOfStage {
+        /// Where the hand stands.
+        stage: Stage,
+        /// The move refused.
+        action: Action,
+    },
+    /// A contract the winning bid does not open (nello and sevens follow
+    /// a marks bid where their options are on; Moon has no doubles).
+    #[error("{contract} is not open after this bid")]
+    ContractNotOpen {
+        /// The contract refused.
+        contract: Contract,
+    },
+    /// A tile the seat does not hold.
+    #[error("seat {seat} does not hold {tile}")]
+    NotHeld {
+        /// The seat.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+        /// Whether it was to be discarded (else played to the trick).
+        discard: bool,
+    },
+    /// A tile that does not follow: the seat holds tiles of the suit led
+    /// (under sevens: tiles nearer 7), and must play one of them.
+    #[error("{tile} does not follow: play one of {playable:?}")]
+    MustFollow {
+        /// The tile refused.
+        tile: Tile,
+        /// The tiles the seat may play.
+        playable: TileSet,
+    },
+}
+
+impl Stage {
+    /// What the hand awaits at this stage, in words.
+    #[must_use]
+    pub const fn expects(self) -> &'static str {
+        match self {
+            Stage::Bidding => "the auction runs: bid or pass",
+            Stage::Naming => "the declarer names the contract",
+            Stage::Discarding => "the bidder lays a tile away (discard)",
+            Stage::Playing => "tricks are played: play a tile to the trick",
+            Stage::Over => "the hand is over",
+        }
+    }
 }
 
 /// One hand of a trick game.
@@ -122,6 +168,11 @@ pub struct TrickHand {
     rules: TrickRules,
     /// Seats (4 at Texas 42, 3 at Moon).
     players: Seat,
+    /// The seat that shook the hand (the seat on its left bids first).
+    shaker: Seat,
+    /// Each seat's tiles as dealt, and Moon's widow (the hand's start,
+    /// which a replay begins from).
+    dealt: ([TileSet; MAX_SEATS], Option<Tile>),
     /// Each seat's tiles.
     hands: [TileSet; MAX_SEATS],
     /// Moon's widow, until the bidder takes it.
@@ -165,10 +216,13 @@ impl TrickHand {
         for (slot, &hand) in dealt.iter_mut().zip(hands) {
             *slot = hand;
         }
-        let first = (shaker % players + 1) % players;
+        let shaker = shaker % players;
+        let first = (shaker + 1) % players;
         TrickHand {
             rules,
             players,
+            shaker,
+            dealt: (dealt, widow),
             hands: dealt,
             widow,
             discard: None,
@@ -183,6 +237,90 @@ impl TrickHand {
             points: [0; MAX_SEATS],
             verdict: None,
         }
+    }
+
+    /// The hand as it was dealt, before anyone spoke.
+    #[must_use]
+    pub fn as_dealt(&self) -> TrickHand {
+        let (hands, widow) = self.dealt;
+        TrickHand::dealt(
+            self.rules,
+            self.shaker,
+            &hands[..usize::from(self.players)],
+            widow,
+        )
+    }
+
+    /// The options.
+    #[must_use]
+    pub const fn rules(&self) -> TrickRules {
+        self.rules
+    }
+
+    /// The seat that shook the hand.
+    #[must_use]
+    pub const fn shaker(&self) -> Seat {
+        self.shaker
+    }
+
+    /// Each seat's tiles as dealt, and Moon's widow.
+    #[must_use]
+    pub fn dealt_hands(&self) -> (&[TileSet], Option<Tile>) {
+        (&self.dealt.0[..usize::from(self.players)], self.dealt.1)
+    }
+
+    /// Every seat's tiles now (seats beyond the table's empty).
+    #[must_use]
+    pub const fn hands(&self) -> &[TileSet; MAX_SEATS] {
+        &self.hands
+    }
+
+    /// Moon's widow, while nobody has taken it.
+    #[must_use]
+    pub const fn widow(&self) -> Option<Tile> {
+        self.widow
+    }
+
+    /// The tile Moon's bidder laid away, once he has.
+    #[must_use]
+    pub const fn discard(&self) -> Option<Tile> {
+        self.discard
+    }
+
+    /// The declarer, once the auction is won: the bidder, or his partner
+    /// after a plunge or splash.
+    #[must_use]
+    pub fn declarer(&self) -> Option<Seat> {
+        self.auction.standing().map(|_| self.declarer)
+    }
+
+    /// The suit the trick in progress was led in: `None` before its lead,
+    /// and under sevens, which has no suits.
+    #[must_use]
+    pub fn led(&self) -> Option<Suit> {
+        self.suits?.led_by(*self.trick.first()?)
+    }
+
+    /// The seat whose tile wins the trick in progress so far.
+    #[must_use]
+    pub fn winning(&self) -> Option<Seat> {
+        let at = self.suits?.winner(&self.trick)?;
+        Some(self.in_trick_order(at))
+    }
+
+    /// Each call of the auction with its seat, in turn from the first
+    /// bidder (`None`: a pass).
+    pub fn calls(&self) -> impl Iterator<Item = (Seat, Option<Bid>)> + '_ {
+        let first = (self.shaker + 1) % self.players;
+        (0..)
+            .zip(self.auction.said())
+            .map(move |(i, &bid): (u8, _)| ((first + i % self.players) % self.players, bid))
+    }
+
+    /// The seat sitting out (the nello bidder's partner), if one is.
+    #[must_use]
+    pub const fn sits_out(&self) -> Option<Seat> {
+        self.sits_out
     }
 
     /// Where the hand stands.
@@ -340,10 +478,20 @@ impl TrickHand {
     /// The hand over, another seat to act, or a move the seat may not make
     /// now.
     pub fn play(&mut self, seat: Seat, mv: Action) -> Result<(), TrickError> {
-        let to_act = self.to_act().ok_or(TrickError::Over)?;
-        if seat != to_act {
-            return Err(TrickError::NotYourTurn { seat, to_act });
-        }
+        self.play_with(seat, mv, &mut ())
+    }
+
+    /// [`TrickHand::play`], reporting what happened to `sink`.
+    ///
+    /// # Errors
+    /// As [`TrickHand::play`]; the hand is unchanged and nothing reported.
+    pub fn play_with<S: EventSink>(
+        &mut self,
+        seat: Seat,
+        mv: Action,
+        sink: &mut S,
+    ) -> Result<(), TrickError> {
+        self.check(seat, mv)?;
         match (self.stage, mv) {
             (Stage::Bidding, Action::Pass | Action::Bid(_)) => {
                 let bid = match mv {
@@ -351,16 +499,27 @@ impl TrickHand {
                     _ => None,
                 };
                 self.auction.speak(seat, bid, self.doubles(seat))?;
-                self.after_auction();
+                sink.record(|| match bid {
+                    Some(bid) => Event::BidMade { seat, bid },
+                    None => Event::Passed { seat },
+                });
+                self.after_auction(sink);
             }
-            _ if !self.legal_moves().contains(&mv) => return Err(TrickError::NotLegal(mv)),
-            (_, Action::Name(contract)) => self.name(contract),
+            (_, Action::Name(contract)) => {
+                sink.record(|| Event::ContractNamed { seat, contract });
+                self.name(contract, sink);
+            }
             (_, Action::Discard(tile)) => {
                 self.take_from(seat, tile);
                 self.discard = Some(tile);
                 self.stage = Stage::Playing;
+                sink.record(|| Event::Discarded {
+                    seat,
+                    tile: Some(tile),
+                });
             }
-            (_, Action::Trick(tile)) => self.play_tile(seat, tile),
+            (_, Action::Trick(tile)) => self.play_tile(seat, tile, sink),
+            // (Refused by `check`.)
             (
                 _,
                 Action::Pass
@@ -368,14 +527,61 @@ impl TrickHand {
                 | Action::Play { .. }
                 | Action::Draw
                 | Action::EndTurn,
-            ) => return Err(TrickError::NotLegal(mv)),
+            ) => {}
         }
         Ok(())
     }
 
+    /// Whether `seat` may make `mv` now, saying precisely why not.
+    ///
+    /// # Errors
+    /// The hand over, another seat to act, a move of another stage, or
+    /// one the rules do not allow the seat.
+    pub fn check(&self, seat: Seat, mv: Action) -> Result<(), TrickError> {
+        let to_act = self.to_act().ok_or(TrickError::Over)?;
+        if seat != to_act {
+            return Err(TrickError::NotYourTurn { seat, to_act });
+        }
+        let stage = self.stage;
+        let held = |tile: Tile| {
+            if self.hand(seat).contains(tile) {
+                Ok(())
+            } else {
+                Err(TrickError::NotHeld {
+                    seat,
+                    tile,
+                    discard: matches!(mv, Action::Discard(_)),
+                })
+            }
+        };
+        match (stage, mv) {
+            (Stage::Bidding, Action::Pass) => Ok(self.auction.check(seat, None, 0)?),
+            (Stage::Bidding, Action::Bid(bid)) => {
+                Ok(self.auction.check(seat, Some(bid), self.doubles(seat))?)
+            }
+            (Stage::Naming, Action::Name(contract)) => match self.auction.standing() {
+                Some((_, bid)) if self.contracts(bid).contains(&contract) => Ok(()),
+                _ => Err(TrickError::ContractNotOpen { contract }),
+            },
+            (Stage::Discarding, Action::Discard(tile)) => held(tile),
+            (Stage::Playing, Action::Trick(tile)) => {
+                held(tile)?;
+                let playable = self.suits.map_or(TileSet::EMPTY, |suits| {
+                    suits.playable(self.hand(seat), self.trick.first().copied())
+                });
+                if playable.contains(tile) {
+                    Ok(())
+                } else {
+                    Err(TrickError::MustFollow { tile, playable })
+                }
+            }
+            _ => Err(TrickError::OutOfStage { stage, action: mv }),
+        }
+    }
+
     /// Moves on once the auction ends: to naming (the bidder, or the
     /// partner after a plunge or splash), or over when all passed.
-    fn after_auction(&mut self) {
+    fn after_auction<S: EventSink>(&mut self, sink: &mut S) {
         match self.auction.end() {
             None => {}
             Some(AuctionEnd::AllPassed) => self.stage = Stage::Over,
@@ -386,13 +592,19 @@ impl TrickHand {
                     seat
                 };
                 self.stage = Stage::Naming;
+                let declarer = self.declarer;
+                sink.record(|| Event::AuctionWon {
+                    seat,
+                    bid,
+                    declarer,
+                });
             }
         }
     }
 
     /// The declarer names `contract`: Moon's bidder takes the widow; the
     /// nello bidder's partner sits out; the declarer leads.
-    fn name(&mut self, contract: Contract) {
+    fn name<S: EventSink>(&mut self, contract: Contract, sink: &mut S) {
         self.suits = Some(Suits::new(
             contract,
             self.rules.follow_me_doubles,
@@ -408,6 +620,10 @@ impl TrickHand {
                     hand.insert(widow);
                 }
                 self.stage = Stage::Discarding;
+                sink.record(|| Event::WidowTaken {
+                    seat: bidder,
+                    tile: Some(widow),
+                });
             }
             _ => self.stage = Stage::Playing,
         }
@@ -422,9 +638,10 @@ impl TrickHand {
 
     /// `seat` plays `tile` to the trick; a full trick goes to its winner,
     /// who leads the next, and the hand may then be decided or over.
-    fn play_tile(&mut self, seat: Seat, tile: Tile) {
+    fn play_tile<S: EventSink>(&mut self, seat: Seat, tile: Tile, sink: &mut S) {
         self.take_from(seat, tile);
         self.trick.push(tile);
+        sink.record(|| Event::TrickPlayed { seat, tile });
         if self.trick.len() < self.trick_size() {
             return;
         }
@@ -444,11 +661,24 @@ impl TrickHand {
         if let Some(held) = self.points.get_mut(usize::from(winner)) {
             *held = held.saturating_add(points);
         }
+        sink.record(|| Event::TrickWon {
+            seat: winner,
+            leader: self.leader,
+            tiles: self.trick.clone(),
+            points,
+        });
         self.trick.clear();
         self.leader = winner;
         let taken = self.sides_taken();
-        if let Some((_, bid)) = self.auction.standing() {
-            self.verdict = self.verdict.or(verdict(bid, suits.contract(), taken));
+        if let (Some((bidder, bid)), None) = (self.auction.standing(), self.verdict) {
+            self.verdict = verdict(bid, suits.contract(), taken);
+            if let Some(verdict) = self.verdict {
+                sink.record(|| Event::HandDecided {
+                    bidder,
+                    verdict,
+                    taken,
+                });
+            }
         }
         let all_played = taken.tricks() >= TRICKS;
         let decided = self.verdict.is_some() && !self.rules.play_out;
@@ -459,7 +689,8 @@ impl TrickHand {
 
     /// What the bidding side (under nello: the bidder; at Moon: the
     /// bidder alone) and the others have taken.
-    fn sides_taken(&self) -> Taken {
+    #[must_use]
+    pub fn sides_taken(&self) -> Taken {
         let bidder = self.bidder().unwrap_or(0);
         let mut taken = Taken::default();
         for seat in 0..self.players {

@@ -1,11 +1,13 @@
 //! The trick-taking games (the rule book's §8 and §9: Texas 42 and Moon):
 //! no layout; tiles are bid on, a contract is named and tiles are played
-//! to tricks. Built in steps (docs/design/families.md); so far the
-//! auction, the contract, the suits, a trick's worth, settlement, a whole
-//! hand on its own ([`hand::TrickHand`]), the shake and the deal
-//! ([`deal`]), the options and their refusals ([`options`]), who wins a
-//! match ([`settle`]) and what the play shows of the hands
-//! ([`knowledge`]), not yet a [`crate::rules::Game`].
+//! to tricks (docs/design/families.md). The auction, the contract, the
+//! suits, a trick's worth and settlement are each a module; a whole hand
+//! is [`hand::TrickHand`]; the shake and the deal are [`deal`]; the
+//! options and their refusals [`options`]; who wins a match [`settle`];
+//! what the play shows of the hands [`knowledge`]. A trick game is a
+//! [`crate::rules::Game`] of the family `Tricks`: the match machinery
+//! deals, scores and ends it (`trick_game`), and the checked constructor
+//! replays a state's hand (`setup`).
 
 pub mod auction;
 pub mod contract;
@@ -16,5 +18,7 @@ pub mod options;
 #[cfg(test)]
 mod random_matches;
 pub mod settle;
+mod setup;
 pub mod suit;
 pub mod trick;
+mod trick_game;

@@ -24,15 +24,15 @@ pub enum Scoring {
     Points,
 }
 
-/// A trick game's options: its hands' and its match's.
+/// A trick game's options: how its hands are bid, played and scored.
+/// (The score that ends its match is [`Rules::target`](crate::rules::Rules::target),
+/// as at every game: marks, points, or Moon's points.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TrickOptions {
     /// How each hand is bid and played.
     pub hand: TrickRules,
     /// How a Texas 42 hand scores (Moon scores its own way).
     pub scoring: Scoring,
-    /// The score that ends the match: marks, points, or Moon's points.
-    pub target: u32,
 }
 
 /// An option of a trick game, as a refusal names it.
@@ -56,13 +56,13 @@ pub enum TrickOption {
     Splash,
     /// `sevens`.
     Sevens,
-    /// `target`.
-    Target,
 }
 
-impl fmt::Display for TrickOption {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl TrickOption {
+    /// The option's name, as the wire's `Rules` field is called.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
             TrickOption::AllPass => "all_pass",
             TrickOption::PlayOut => "play_out",
             TrickOption::Scoring => "scoring",
@@ -72,8 +72,13 @@ impl fmt::Display for TrickOption {
             TrickOption::Plunge => "plunge",
             TrickOption::Splash => "splash",
             TrickOption::Sevens => "sevens",
-            TrickOption::Target => "target",
-        })
+        }
+    }
+}
+
+impl fmt::Display for TrickOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -88,23 +93,21 @@ pub struct TrickOptionsError {
 }
 
 impl TrickOptions {
-    /// Texas 42 as the N42PA plays it ("straight 42"): marks to 7.
+    /// Texas 42 as the N42PA plays it ("straight 42"): in marks.
     #[must_use]
     pub const fn texas42() -> TrickOptions {
         TrickOptions {
             hand: TrickRules::texas42(),
             scoring: Scoring::Marks,
-            target: 7,
         }
     }
 
-    /// Moon: to 21.
+    /// Moon.
     #[must_use]
     pub const fn moon() -> TrickOptions {
         TrickOptions {
             hand: TrickRules::moon(),
             scoring: Scoring::Marks,
-            target: 21,
         }
     }
 
@@ -117,7 +120,7 @@ impl TrickOptions {
     /// The options, or the first option §8 refuses with the others:
     /// nello, plunge, splash and sevens with the points game; the points
     /// game with play stopping early; at Moon, any of those and the
-    /// points game; a target of 0 or past [`MAX_TARGET`].
+    /// points game.
     ///
     /// # Errors
     /// [`TrickOptionsError`] naming the option.
@@ -172,12 +175,6 @@ impl TrickOptions {
                 "nello_doubles says where doubles rank under nello: turn nello on",
             );
         }
-        if !(1..=MAX_TARGET).contains(&self.target) {
-            return refuse(
-                TrickOption::Target,
-                &format!("the target is from 1 to {MAX_TARGET}"),
-            );
-        }
         // (Both answers to an all-pass hand, and every rank of the doubles
         // under follow-me, go with either game.)
         Ok(self)
@@ -196,7 +193,6 @@ mod tests {
     fn points_game() -> TrickOptions {
         let mut options = TrickOptions::texas42();
         options.scoring = Scoring::Points;
-        options.target = 250;
         options.hand.play_out = true;
         options
     }
@@ -260,7 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn options_without_effect_and_targets_out_of_range_are_refused() {
+    fn options_without_effect_are_refused() {
         let mut options = TrickOptions::texas42();
         options.hand.nello_doubles = DoublesRank::High;
         assert_eq!(refused(options), TrickOption::NelloDoubles);
@@ -269,11 +265,6 @@ mod tests {
             let mut options = TrickOptions::moon();
             options.hand.follow_me_doubles = rank;
             assert!(options.check().is_ok());
-        }
-        for target in [0, MAX_TARGET + 1] {
-            let mut options = TrickOptions::texas42();
-            options.target = target;
-            assert_eq!(refused(options), TrickOption::Target);
         }
     }
 }

@@ -71,9 +71,9 @@ fn trick_size(hand: &TrickHand) -> usize {
     hand.taken().0.len() - usize::from(sits_out)
 }
 
-/// Plays one match of `options` from `seed`, checking each hand as it
-/// ends; the match's figures.
-fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
+/// Plays one match of `options` to `target` from `seed`, checking each
+/// hand as it ends; the match's figures.
+fn play_match(options: TrickOptions, target: u32, seed: u64, seen: &mut Seen) {
     let is_moon = options.is_moon();
     let players: u8 = if is_moon { 3 } else { 4 };
     let key = hand_key(seed);
@@ -162,7 +162,7 @@ fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
             for (score, change) in scores.iter_mut().zip(changes) {
                 *score += change;
             }
-            let winners = moon_winners(&scores, Some(usize::from(bidder)), options.target);
+            let winners = moon_winners(&scores, Some(usize::from(bidder)), target);
             if !winners.is_empty() {
                 return;
             }
@@ -195,15 +195,16 @@ fn play_match(options: TrickOptions, seed: u64, seen: &mut Seen) {
         }
         scores[bidders] += to_bidders as i32;
         scores[1 - bidders] += to_others as i32;
-        if texas42_winner([scores[0], scores[1]], bidders, options.target).is_some() {
+        if texas42_winner([scores[0], scores[1]], bidders, target).is_some() {
             return;
         }
     }
     panic!("the match did not end in {MAX_HANDS} hands: {options:?}, scores {scores:?}");
 }
 
-/// Every combination of the options the rules accept.
-fn every_combination() -> Vec<TrickOptions> {
+/// Every combination of the options the rules accept, each with its
+/// target (the points game's 250, else the game's own).
+fn every_combination() -> Vec<(TrickOptions, u32)> {
     let mut all = Vec::new();
     let ranks = [DoublesRank::High, DoublesRank::Low, DoublesRank::OwnSuit];
     for all_pass in [AllPass::Reshake, AllPass::DealerMustBid] {
@@ -229,7 +230,6 @@ fn every_combination() -> Vec<TrickOptions> {
                         };
                         if on(4) {
                             options.scoring = Scoring::Points;
-                            options.target = 250;
                         }
                         options.hand.nello_doubles = nello_doubles;
                         all.push(options);
@@ -240,6 +240,14 @@ fn every_combination() -> Vec<TrickOptions> {
     }
     all.into_iter()
         .filter(|options| options.check().is_ok())
+        .map(|options| {
+            let target = match (options.is_moon(), options.scoring) {
+                (true, _) => 21,
+                (false, Scoring::Marks) => 7,
+                (false, Scoring::Points) => 250,
+            };
+            (options, target)
+        })
         .collect()
 }
 
@@ -251,9 +259,9 @@ fn random_matches_of_every_option_combination_end_and_count_42() {
     assert!(combinations.len() > 100, "{}", combinations.len());
     let mut seen = Seen::default();
     let mut matches = 0;
-    for (i, &options) in combinations.iter().enumerate() {
+    for (i, &(options, target)) in combinations.iter().enumerate() {
         for round in 0..8 {
-            play_match(options, (i * 8 + round) as u64, &mut seen);
+            play_match(options, target, (i * 8 + round) as u64, &mut seen);
             matches += 1;
         }
     }
@@ -263,4 +271,73 @@ fn random_matches_of_every_option_combination_end_and_count_42() {
     assert!(seen.nello > 0 && seen.sevens > 0 && seen.plunge_or_splash > 0);
     assert!(seen.shown_void > 0, "the play showed voids");
     assert!(seen.hands > seen.all_passed + seen.played_out);
+}
+
+/// Random matches of every combination, played as a [`Game`]: the match
+/// machinery deals, shakes, scores and ends them; at every move the seat
+/// to act has a move, every legal move is accepted and a move not offered
+/// refused; every state handed out is accepted back by the checked
+/// constructor as the same game, and replaying the match's moves from its
+/// seed ends on the same digest.
+#[test]
+fn games_of_every_option_combination_end_and_read_back() {
+    use crate::rules::events::{Event, HandEnd};
+    use crate::rules::game::Game;
+    use crate::rules::options::Rules;
+    use crate::rules::setup::Setup;
+
+    let mut ends = [0u32; 3];
+    for (i, &(options, target)) in every_combination().iter().enumerate() {
+        let rules = Rules::tricks(options, target);
+        let players = if options.is_moon() { 3 } else { 4 };
+        let seed = i as u64;
+        let (mut game, _) = Game::new("tricks", rules, players, seed).expect("valid rules");
+        let (mut replay, _) = Game::new("tricks", rules, players, seed).expect("valid rules");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut moves = 0;
+        while game.outcome().is_none() {
+            let legal = game.legal_moves();
+            assert!(!legal.is_empty(), "{options:?}: the seat to act has a move");
+            for &mv in &legal {
+                assert_eq!(game.check(mv), Ok(()), "{mv:?}");
+            }
+            let actions: Vec<Action> = legal.iter().map(|mv| mv.action).collect();
+            let outbid = game
+                .trick_hand()
+                .is_some_and(|hand| hand.auction().standing().is_some());
+            let action = pick(&actions, outbid, &mut rng);
+            let mv = crate::rules::moves::Move {
+                seat: game.to_act(),
+                action,
+            };
+            if !actions.contains(&Action::Pass) {
+                let pass = crate::rules::moves::Move::pass(game.to_act());
+                assert!(game.check(pass).is_err(), "a pass not offered is refused");
+            }
+            let report = game.play(mv).expect("a legal move is played");
+            replay.play(mv).expect("the replay plays it too");
+            for event in &report.events {
+                if let Event::HandEnded { end, .. } = event {
+                    let at = match end {
+                        HandEnd::Made(_) => 0,
+                        HandEnd::Set(_) => 1,
+                        _ => 2,
+                    };
+                    ends[at] += 1;
+                }
+            }
+            moves += 1;
+            // Every few moves (and at the end), the state reads back.
+            if moves % 7 == 0 || game.outcome().is_some() {
+                let back = Game::from_setup(Setup::from(&game));
+                assert_eq!(back.as_ref(), Ok(&game), "{options:?} after {moves} moves");
+            }
+            assert!(moves < 200_000, "{options:?}: the match did not end");
+        }
+        assert_eq!(replay.digest(), game.digest());
+    }
+    assert!(
+        ends.iter().all(|&n| n > 0),
+        "made, set and all passed: {ends:?}"
+    );
 }

@@ -6,14 +6,16 @@ use crate::proto;
 use crate::rules::{Event, Game, Geometry, HandEnd, Move, ScoreReason, Seat, Table, View};
 
 use super::foot::encode_foot_table;
-use super::history::encode_entry;
+use super::history::encode_entry_for;
 use super::readable::encode_layout;
 use super::rules::encode_rules;
 use super::trains::encode_train_table;
+use super::tricks::encode_trick_table;
 use super::wire::{
-    encode_arm_ref, encode_end, encode_move, encode_outcome, encode_phase, encode_tile,
-    encode_train,
+    encode_arm_ref, encode_bid, encode_contract, encode_end, encode_move, encode_outcome,
+    encode_phase, encode_tile, encode_train,
 };
+use crate::rules::tricks::settle::Verdict;
 
 /// Why points were scored, as its wire value.
 fn encode_reason(reason: ScoreReason) -> i32 {
@@ -26,23 +28,30 @@ fn encode_reason(reason: ScoreReason) -> i32 {
         ScoreReason::OwnPips => proto::ScoreReason::OwnPips,
         ScoreReason::Capicua => proto::ScoreReason::Capicua,
         ScoreReason::PassBonus => proto::ScoreReason::PassBonus,
+        ScoreReason::Marks => proto::ScoreReason::Marks,
+        ScoreReason::HandPoints => proto::ScoreReason::HandPoints,
+        ScoreReason::Tricks => proto::ScoreReason::Tricks,
     }
     .into()
 }
 
-/// Who earned points, in the field their reason gives that seat.
-fn earned_by<T>(
-    seat: Option<Seat>,
-    reason: ScoreReason,
+/// The fields of a `PointsScored` (or `PointsVoided`) `earned_by`, each
+/// making the oneof's value from a seat.
+struct EarnedBy<T> {
     placer: fn(u32) -> T,
     ended_by: fn(u32) -> T,
     holder: fn(u32) -> T,
-) -> Option<T> {
+    bidder: fn(u32) -> T,
+}
+
+/// Who earned points, in the field their reason gives that seat.
+fn earned_by<T>(seat: Option<Seat>, reason: ScoreReason, fields: &EarnedBy<T>) -> Option<T> {
     let seat = u32::from(seat?);
     Some(match reason {
-        ScoreReason::Ends | ScoreReason::PassBonus => placer(seat),
-        ScoreReason::Domino | ScoreReason::Closed | ScoreReason::Capicua => ended_by(seat),
-        ScoreReason::Penalty | ScoreReason::OwnPips => holder(seat),
+        ScoreReason::Ends | ScoreReason::PassBonus => (fields.placer)(seat),
+        ScoreReason::Domino | ScoreReason::Closed | ScoreReason::Capicua => (fields.ended_by)(seat),
+        ScoreReason::Penalty | ScoreReason::OwnPips => (fields.holder)(seat),
+        ScoreReason::Marks | ScoreReason::HandPoints | ScoreReason::Tricks => (fields.bidder)(seat),
         // (A blocked hand is won by a side as a whole.)
         ScoreReason::Blocked => return None,
     })
@@ -78,6 +87,15 @@ fn encode_hand_ended(event: &Event, geometry: Geometry) -> proto::HandEnded {
             proto::HandEndReason::Blocked,
             last_placer.map(|seat| EndedBy::LastPlacer(u32::from(seat))),
         ),
+        HandEnd::Made(seat) => (
+            proto::HandEndReason::Made,
+            Some(EndedBy::Bidder(u32::from(seat))),
+        ),
+        HandEnd::Set(seat) => (
+            proto::HandEndReason::Set,
+            Some(EndedBy::Bidder(u32::from(seat))),
+        ),
+        HandEnd::AllPassed => (proto::HandEndReason::AllPassed, None),
     };
     proto::HandEnded {
         hand: *hand,
@@ -140,13 +158,16 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         } => Kind::PointsScored(proto::PointsScored {
             side: u32::from(*side),
             earned_by: {
-                use proto::points_scored::EarnedBy;
+                use proto::points_scored::EarnedBy as Field;
                 earned_by(
                     *seat,
                     *reason,
-                    EarnedBy::Placer,
-                    EarnedBy::EndedBy,
-                    EarnedBy::Holder,
+                    &EarnedBy {
+                        placer: Field::Placer,
+                        ended_by: Field::EndedBy,
+                        holder: Field::Holder,
+                        bidder: Field::Bidder,
+                    },
                 )
             },
             points: *points,
@@ -160,13 +181,16 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         } => Kind::PointsVoided(proto::PointsVoided {
             side: u32::from(*side),
             earned_by: {
-                use proto::points_voided::EarnedBy;
+                use proto::points_voided::EarnedBy as Field;
                 earned_by(
                     *seat,
                     *reason,
-                    EarnedBy::Placer,
-                    EarnedBy::EndedBy,
-                    EarnedBy::Holder,
+                    &EarnedBy {
+                        placer: Field::Placer,
+                        ended_by: Field::EndedBy,
+                        holder: Field::Holder,
+                        bidder: Field::Bidder,
+                    },
                 )
             },
             points: *points,
@@ -212,6 +236,58 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
         Event::FootCompleted { seat, arm } => Kind::FootCompleted(proto::FootCompleted {
             seat: u32::from(*seat),
             arm: u32::from(*arm),
+        }),
+        Event::BidMade { seat, bid } => Kind::BidMade(proto::BidMade {
+            seat: u32::from(*seat),
+            bid: Some(encode_bid(*bid)),
+        }),
+        Event::AuctionWon {
+            seat,
+            bid,
+            declarer,
+        } => Kind::AuctionWon(proto::AuctionWon {
+            seat: u32::from(*seat),
+            bid: Some(encode_bid(*bid)),
+            declarer: u32::from(*declarer),
+        }),
+        Event::ContractNamed { seat, contract } => Kind::ContractNamed(proto::ContractNamed {
+            seat: u32::from(*seat),
+            contract: Some(encode_contract(*contract)),
+        }),
+        Event::WidowTaken { seat, tile } => Kind::WidowTaken(proto::WidowTaken {
+            seat: u32::from(*seat),
+            tile: tile.map(encode_tile),
+        }),
+        Event::Discarded { seat, tile } => Kind::Discarded(proto::Discarded {
+            seat: u32::from(*seat),
+            tile: tile.map(encode_tile),
+        }),
+        Event::TrickPlayed { seat, tile } => Kind::TrickPlayed(proto::TrickPlayed {
+            seat: u32::from(*seat),
+            tile: Some(encode_tile(*tile)),
+        }),
+        Event::TrickWon {
+            seat,
+            leader,
+            tiles,
+            points,
+        } => Kind::TrickWon(proto::TrickWon {
+            seat: u32::from(*seat),
+            leader: u32::from(*leader),
+            tiles: tiles.iter().copied().map(encode_tile).collect(),
+            points: u32::from(*points),
+        }),
+        Event::HandDecided {
+            bidder,
+            verdict,
+            taken,
+        } => Kind::HandDecided(proto::HandDecided {
+            bidder: u32::from(*bidder),
+            made: *verdict == Verdict::Made,
+            bidders_tricks: u32::from(taken.bidders_tricks),
+            bidders_points: u32::from(taken.bidders_points),
+            others_tricks: u32::from(taken.others_tricks),
+            others_points: u32::from(taken.others_points),
         }),
     };
     proto::Event { kind: Some(kind) }
@@ -307,11 +383,14 @@ pub fn encode_view(view: View<'_>) -> proto::ViewResponse {
         result: view.outcome().map(encode_outcome),
         history: view
             .history()
-            .map(|entry| encode_entry(&entry, false))
+            .map(|entry| encode_entry_for(&entry, Some(view.seat())))
             .collect(),
         legal_moves: encode_moves(view.legal_moves()),
         match_digest: view.digest().0.to_vec(),
         trains: view.trains().map(encode_train_table),
         foot: view.foot().map(encode_foot_table),
+        tricks: view
+            .trick_hand()
+            .map(|hand| encode_trick_table(hand, false)),
     }
 }

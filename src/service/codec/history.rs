@@ -7,7 +7,10 @@
 //! takes three: the first as a line's (action 3 ends a turn; no end), then
 //! where a play goes (0 for another move): at a train table the train
 //! (`train_byte`), at a chicken foot the arm (`arm_byte`); then the
-//! tile's index.
+//! tile's index. A trick game's move takes three too: its kind (2 a pass,
+//! then [`Action::trick_bytes`]'s 4 a bid, 5 a contract, 6 a discard, 7 a
+//! tile to the trick) plus 16 × its seat, then the two bytes
+//! `trick_bytes` gives it.
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::deal::MAX_SEATS;
@@ -40,6 +43,8 @@ pub(super) enum Packing {
     Trains,
     /// A chicken foot's: three bytes a move.
     Foot,
+    /// A trick game's: three bytes a move.
+    Tricks,
 }
 
 impl Packing {
@@ -47,7 +52,7 @@ impl Packing {
     const fn width(self) -> usize {
         match self {
             Packing::Line => 2,
-            Packing::Trains | Packing::Foot => 3,
+            Packing::Trains | Packing::Foot | Packing::Tricks => 3,
         }
     }
 }
@@ -92,8 +97,22 @@ fn arm_from_byte(byte: u8) -> Option<FootPlace> {
     }
 }
 
+/// One readable entry as `viewer` sees it: drawn tiles hidden from every
+/// seat (a view), and a discard from every seat but its own.
+#[must_use]
+pub fn encode_entry_for(entry: &HistoryEntry, viewer: Option<Seat>) -> proto::HistoryEntry {
+    let mut encoded = encode_entry(entry, false);
+    if let Some(proto::history_entry::Action::Discard(discard)) = &mut encoded.action {
+        if viewer != Some(entry.mv.seat) {
+            discard.tile = None;
+        }
+    }
+    encoded
+}
+
 /// One readable entry; `with_drawn`: name drawn tiles (a complete state),
-/// or not (a seat's view).
+/// or not (a seat's view; see [`encode_entry_for`], which also hides
+/// another seat's discard).
 #[must_use]
 pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEntry {
     use proto::history_entry::Action as Wire;
@@ -342,7 +361,12 @@ pub(super) fn decode_packed(
             [first, train, second] => (first, train, second),
             _ => continue,
         };
-        match unpack(packing, first, train, second) {
+        let entry = if packing == Packing::Tricks {
+            unpack_trick(first, train, second)
+        } else {
+            unpack(packing, first, train, second)
+        };
+        match entry {
             Ok(entry) => history.push(entry),
             Err(fault) => return Err(byte_error(fault, chunk, format!("{field}[{i}]"))),
         }
@@ -372,14 +396,44 @@ fn byte_error(fault: ByteFault, bytes: &[u8], field: String) -> ApiError {
     }
 }
 
+/// A trick game's packed move (its kind and seat, then its two bytes),
+/// unpacked.
+fn unpack_trick(first: u8, a: u8, b: u8) -> Result<HistoryEntry, ByteFault> {
+    let (kind, seat) = (first & 15, first >> 4);
+    let action = match (kind, a, b) {
+        (2, 0, 0) => Action::Pass,
+        _ => Action::from_trick_bytes([kind, a, b]).ok_or(ByteFault::Action)?,
+    };
+    Ok(HistoryEntry {
+        mv: Move { seat, action },
+        drawn: None,
+    })
+}
+
+/// A trick game's move as its three packed bytes.
+fn pack_trick(entry: HistoryEntry) -> [u8; 3] {
+    let [kind, a, b] = match entry.mv.action {
+        Action::Pass => [2, 0, 0],
+        // (A placing game's move is no trick game's: an unreadable kind.)
+        action => action.trick_bytes().unwrap_or([15, 0, 0]),
+    };
+    [kind | entry.mv.seat << 4, a, b]
+}
+
 /// A history as packed bytes laid out as `packing` says.
 pub(super) fn encode_packed(history: &[HistoryEntry], packing: Packing) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(history.len() * packing.width());
     for &entry in history {
+        if packing == Packing::Tricks {
+            bytes.extend(pack_trick(entry));
+            continue;
+        }
         let [first, train, second] = pack(entry);
         match packing {
             Packing::Line => bytes.extend([first, second]),
-            Packing::Trains | Packing::Foot => bytes.extend([first, train, second]),
+            Packing::Trains | Packing::Foot | Packing::Tricks => {
+                bytes.extend([first, train, second]);
+            }
         }
     }
     bytes

@@ -28,6 +28,7 @@ pub mod packed;
 pub mod readable;
 pub mod rules;
 pub mod trains;
+pub mod tricks;
 pub mod wire;
 
 use crate::proto::ErrorReason;
@@ -49,6 +50,8 @@ pub const LINE_FORMAT: u32 = 1;
 /// forms): a server that reads only [`LINE_FORMAT`] refuses it rather than
 /// misreading it.
 pub const HUB_FORMAT: u32 = 2;
+/// The state format of a trick game (both forms).
+pub const TRICK_FORMAT: u32 = 3;
 
 /// The format a state of `table` is written in.
 #[must_use]
@@ -56,13 +59,14 @@ pub const fn format_version(table: TableKind) -> u32 {
     match table {
         TableKind::Line => LINE_FORMAT,
         TableKind::Trains | TableKind::ChickenFoot => HUB_FORMAT,
+        TableKind::Tricks => TRICK_FORMAT,
     }
 }
 
 /// Fails unless a state at `prefix` is written in a format this server
 /// reads.
 fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
-    if version == LINE_FORMAT || version == HUB_FORMAT {
+    if matches!(version, LINE_FORMAT | HUB_FORMAT | TRICK_FORMAT) {
         return Ok(());
     }
     if version == 0 {
@@ -72,7 +76,7 @@ fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
             ErrorReason::MissingField,
             format!("{prefix}.format_version"),
             format!(
-                "{prefix} is not a state: it has no format_version (a state the server handed out has {LINE_FORMAT} for a line, {HUB_FORMAT} for a table with a hub)"
+                "{prefix} is not a state: it has no format_version (a state the server handed out has {LINE_FORMAT} for a line, {HUB_FORMAT} for a table with a hub, {TRICK_FORMAT} for a trick game)"
             ),
         ));
     }
@@ -80,7 +84,7 @@ fn check_format_version(version: u32, prefix: &str) -> Result<(), ApiError> {
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
         format!(
-            "format version {version} is not read by this server, which reads {LINE_FORMAT} (a line) and {HUB_FORMAT} (a table with a hub: trains or a chicken foot)"
+            "format version {version} is not read by this server, which reads {LINE_FORMAT} (a line), {HUB_FORMAT} (a table with a hub: trains or a chicken foot) and {TRICK_FORMAT} (a trick game)"
         ),
     ))
 }
@@ -108,7 +112,7 @@ fn check_format_of(version: u32, table: TableKind, prefix: &str) -> Result<(), A
         ErrorReason::UnsupportedFormatVersion,
         format!("{prefix}.format_version"),
         format!(
-            "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, that of a table with a hub (trains, a chicken foot) {HUB_FORMAT}"
+            "format version {version} is not that of this state's table: a line's state is format {LINE_FORMAT}, that of a table with a hub (trains, a chicken foot) {HUB_FORMAT}, a trick game's {TRICK_FORMAT}"
         ),
     ))
 }
@@ -132,5 +136,6 @@ mod tests {
         );
         assert!(check_format_version(LINE_FORMAT, "state").is_ok());
         assert!(check_format_version(HUB_FORMAT, "state").is_ok());
+        assert!(check_format_version(TRICK_FORMAT, "state").is_ok());
     }
 }

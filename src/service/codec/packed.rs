@@ -16,6 +16,7 @@ use super::foot::{decode_packed_foot, encode_packed_foot, one_table};
 use super::history::{self, Packing};
 use super::rules::encode_rules;
 use super::trains::{decode_packed_trains, encode_packed_trains};
+use super::tricks::decode_packed_widow;
 use super::wire::{
     check_indices, decode_digest, decode_outcome, decode_spinner, decode_tile_index,
     encode_outcome, encode_phase, encode_spinner, tile_byte,
@@ -90,6 +91,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
         )?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,
         table,
+        widow: decode_packed_widow(state.widow, prefix)?,
     };
     Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))
 }
@@ -100,6 +102,7 @@ const fn packing(table: TableKind) -> Packing {
         TableKind::Line => Packing::Line,
         TableKind::Trains => Packing::Trains,
         TableKind::ChickenFoot => Packing::Foot,
+        TableKind::Tricks => Packing::Tricks,
     }
 }
 
@@ -137,6 +140,10 @@ pub fn encode_packed(game: &Game) -> proto::PackedState {
         match_digest: game.digest().0.to_vec(),
         trains: game.trains().map(encode_packed_trains),
         foot: game.foot().map(encode_packed_foot),
+        widow: game
+            .trick_hand()
+            .and_then(|hand| hand.dealt_hands().1)
+            .map(Tile::index),
     }
 }
 

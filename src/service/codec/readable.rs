@@ -11,6 +11,7 @@ use super::foot::{decode_foot_table, encode_foot_table, one_table};
 use super::history;
 use super::rules::encode_rules;
 use super::trains::{decode_train_table, encode_train_table};
+use super::tricks::{decode_widow, encode_trick_table};
 use super::wire::{
     decode_digest, decode_optional_tile, decode_outcome, decode_spinner, decode_tile, encode_end,
     encode_outcome, encode_phase, encode_spinner, encode_tile,
@@ -80,6 +81,7 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         history,
         digest: decode_digest(&state.match_digest, &|| field("match_digest"))?,
         table,
+        widow: decode_widow(state.tricks.as_ref(), prefix)?,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
     let given = !layout.open_ends.is_empty();
@@ -162,6 +164,7 @@ pub fn encode_state(game: &Game) -> proto::GameState {
         match_digest: game.digest().0.to_vec(),
         trains: game.trains().map(encode_train_table),
         foot: game.foot().map(encode_foot_table),
+        tricks: game.trick_hand().map(|hand| encode_trick_table(hand, true)),
     }
 }
 

@@ -8,6 +8,10 @@ use crate::rules::{
 };
 
 use crate::proto::ErrorReason;
+use crate::rules::tricks::auction::{AllPass, Bidding};
+use crate::rules::tricks::contract::DoublesRank;
+use crate::rules::tricks::hand::TrickRules;
+use crate::rules::tricks::options::{Scoring, TrickOptions};
 use crate::service::error::ApiError;
 
 const DRAW: &[(DrawRule, proto::DrawRule)] = &[
@@ -74,7 +78,32 @@ const TABLE: &[(TableKind, proto::TableKind)] = &[
     (TableKind::Line, proto::TableKind::Line),
     (TableKind::Trains, proto::TableKind::Trains),
     (TableKind::ChickenFoot, proto::TableKind::ChickenFoot),
+    (TableKind::Tricks, proto::TableKind::Tricks),
 ];
+
+const ALL_PASS: &[(AllPass, proto::AllPass)] = &[
+    (AllPass::Reshake, proto::AllPass::Reshake),
+    (AllPass::DealerMustBid, proto::AllPass::DealerMustBid),
+];
+
+const SCORING: &[(Scoring, proto::TrickScoring)] = &[
+    (Scoring::Marks, proto::TrickScoring::Marks),
+    (Scoring::Points, proto::TrickScoring::Points),
+];
+
+const DOUBLES: &[(DoublesRank, proto::DoublesRank)] = &[
+    (DoublesRank::High, proto::DoublesRank::High),
+    (DoublesRank::Low, proto::DoublesRank::Low),
+    (DoublesRank::OwnSuit, proto::DoublesRank::OwnSuit),
+];
+
+/// The wire's bidding (plunge and splash are their own options).
+const fn encode_bidding(bidding: Bidding) -> proto::TrickBidding {
+    match bidding {
+        Bidding::Texas42 { .. } => proto::TrickBidding::Texas42,
+        Bidding::Moon => proto::TrickBidding::Moon,
+    }
+}
 
 const IN_PLAY: &[(InPlayScoring, proto::InPlayScoring)] = &[
     (InPlayScoring::None, proto::InPlayScoring::None),
@@ -150,6 +179,9 @@ fn unwire<R: Copy, P: Into<i32> + Copy>(table: &[(R, P)], value: i32) -> Option<
 /// read as they did before train tables.
 #[must_use]
 pub fn encode_rules(rules: &Rules) -> proto::Rules {
+    if let Some(options) = rules.tricks {
+        return encode_trick_rules(rules, options);
+    }
     let trains = rules.table == TableKind::Trains;
     let foot = rules.table == TableKind::ChickenFoot;
     let hub = trains || foot;
@@ -180,7 +212,133 @@ pub fn encode_rules(rules: &Rules) -> proto::Rules {
         opening_chain: trains.then_some(rules.opening_chain),
         double_blank_pips: hub.then_some(u32::from(rules.double_blank_pips)),
         hub_arms: foot.then_some(u32::from(rules.hub_arms)),
+        ..proto::Rules::default()
     }
+}
+
+/// A trick game's rules: its table, target and options, every one set;
+/// the placing games' options, which a trick game fixes
+/// ([`Rules::tricks`]), left out.
+fn encode_trick_rules(rules: &Rules, options: TrickOptions) -> proto::Rules {
+    let hand = options.hand;
+    let (plunge, splash) = match hand.bidding {
+        Bidding::Texas42 { plunge, splash } => (plunge, splash),
+        Bidding::Moon => (false, false),
+    };
+    proto::Rules {
+        table: Some(wire(TABLE, rules.table)),
+        target: Some(rules.target),
+        bidding: Some(encode_bidding(hand.bidding).into()),
+        all_pass: Some(wire(ALL_PASS, hand.all_pass)),
+        play_out: Some(hand.play_out),
+        scoring: Some(wire(SCORING, options.scoring)),
+        nello: Some(hand.nello),
+        nello_doubles: Some(wire(DOUBLES, hand.nello_doubles)),
+        follow_me_doubles: Some(wire(DOUBLES, hand.follow_me_doubles)),
+        plunge: Some(plunge),
+        splash: Some(splash),
+        sevens: Some(hand.sevens),
+        ..proto::Rules::default()
+    }
+}
+
+/// The trick options of `given` over `base`'s (a trick game's, or none);
+/// `None` when neither the table nor any option is a trick game's. Absent
+/// options take their game's defaults (RULES.md §8), but the bids, which
+/// a state must hold.
+fn decode_trick_options(
+    given: &proto::Rules,
+    base: Option<TrickOptions>,
+    table: TableKind,
+    field: &dyn Fn(&str) -> String,
+) -> Result<Option<TrickOptions>, ApiError> {
+    let any_given = given.bidding.is_some()
+        || given.all_pass.is_some()
+        || given.play_out.is_some()
+        || given.scoring.is_some()
+        || given.nello.is_some()
+        || given.nello_doubles.is_some()
+        || given.follow_me_doubles.is_some()
+        || given.plunge.is_some()
+        || given.splash.is_some()
+        || given.sevens.is_some();
+    if table != TableKind::Tricks && !any_given && base.is_none() {
+        return Ok(None);
+    }
+    let invalid = |name: &str, message: String| {
+        ApiError::invalid(ErrorReason::InvalidRules, field(name), message)
+    };
+    let out_of_range =
+        |name: &str, value: i32| invalid(name, format!("{value} is not a valid value for {name}"));
+    fn read<R: Copy, P: Into<i32> + Copy>(
+        pairs: &[(R, P)],
+        value: Option<i32>,
+        keep: R,
+        refuse: impl FnOnce(i32) -> ApiError,
+    ) -> Result<R, ApiError> {
+        match value {
+            Some(value) => unwire(pairs, value).ok_or_else(|| refuse(value)),
+            None => Ok(keep),
+        }
+    }
+    let kept = base.map(|options| options.hand);
+    let moon = match given.bidding {
+        Some(value) if value == i32::from(proto::TrickBidding::Texas42) => false,
+        Some(value) if value == i32::from(proto::TrickBidding::Moon) => true,
+        Some(value) => return Err(out_of_range("bidding", value)),
+        None => match kept {
+            Some(hand) => hand.bidding == Bidding::Moon,
+            None => return Err(ApiError::missing(field("bidding"))),
+        },
+    };
+    // The base's options where it is the same game, else the game's own.
+    let keep = match kept {
+        Some(hand) if (hand.bidding == Bidding::Moon) == moon => hand,
+        _ if moon => TrickRules::moon(),
+        _ => TrickRules::texas42(),
+    };
+    let (kept_plunge, kept_splash) = match keep.bidding {
+        Bidding::Texas42 { plunge, splash } => (plunge, splash),
+        Bidding::Moon => (false, false),
+    };
+    let (plunge, splash) = (
+        given.plunge.unwrap_or(kept_plunge),
+        given.splash.unwrap_or(kept_splash),
+    );
+    let bidding = match (moon, plunge, splash) {
+        (false, _, _) => Bidding::Texas42 { plunge, splash },
+        (true, false, false) => Bidding::Moon,
+        (true, plunge, _) => {
+            let name = if plunge { "plunge" } else { "splash" };
+            return Err(invalid(
+                name,
+                format!("Moon has no {name}: it bids tricks (leave {name} unset)"),
+            ));
+        }
+    };
+    let kept_scoring = base.map_or(Scoring::Marks, |options| options.scoring);
+    let hand = TrickRules {
+        bidding,
+        all_pass: read(ALL_PASS, given.all_pass, keep.all_pass, |v| {
+            out_of_range("all_pass", v)
+        })?,
+        play_out: given.play_out.unwrap_or(keep.play_out),
+        nello: given.nello.unwrap_or(keep.nello),
+        sevens: given.sevens.unwrap_or(keep.sevens),
+        follow_me_doubles: read(
+            DOUBLES,
+            given.follow_me_doubles,
+            keep.follow_me_doubles,
+            |v| out_of_range("follow_me_doubles", v),
+        )?,
+        nello_doubles: read(DOUBLES, given.nello_doubles, keep.nello_doubles, |v| {
+            out_of_range("nello_doubles", v)
+        })?,
+    };
+    let scoring = read(SCORING, given.scoring, kept_scoring, |v| {
+        out_of_range("scoring", v)
+    })?;
+    Ok(Some(TrickOptions { hand, scoring }))
 }
 
 /// Reads `given` (the message at `prefix` in the request). Each option set
@@ -218,6 +376,21 @@ pub fn decode_rules(
             format!("{value} is not a valid value for {name}"),
         )
     };
+    let table = match given.table {
+        Some(value) => {
+            unwire(TABLE, value).ok_or_else(|| out_of_range("table", i64::from(value)))?
+        }
+        None => base.map_or(TableKind::Line, |b| b.table),
+    };
+    let tricks = decode_trick_options(given, base.and_then(|b| b.tricks), table, &field)?;
+    // At a trick table the placing games' options, absent, are the ones a
+    // trick game is played with; the target is the match's own.
+    let target_base = base;
+    let trick_base = match (table, tricks) {
+        (TableKind::Tricks, Some(options)) => Some(Rules::tricks(options, 0)),
+        _ => None,
+    };
+    let base = trick_base.as_ref().or(base);
     let small = |name: &str, value: Option<u32>, keep: Option<u8>| -> Result<u8, ApiError> {
         match value {
             Some(v) => u8::try_from(v).map_err(|_| out_of_range(name, i64::from(v))),
@@ -240,12 +413,6 @@ pub fn decode_rules(
             unwire($table, value).ok_or_else(|| out_of_range($name, i64::from(value)))?
         }};
     }
-    let table = match given.table {
-        Some(value) => {
-            unwire(TABLE, value).ok_or_else(|| out_of_range("table", i64::from(value)))?
-        }
-        None => base.map_or(TableKind::Line, |b| b.table),
-    };
     let hub_arms = match (given.hub_arms, base) {
         (Some(v), _) => u8::try_from(v).map_err(|_| out_of_range("hub_arms", i64::from(v)))?,
         (None, Some(base)) => base.hub_arms,
@@ -277,7 +444,9 @@ pub fn decode_rules(
             field("closing_wins")
         })?,
         match_end: enum_option!("match_end", MATCH_END, match_end),
-        target: pick(given.target, base.map(|b| b.target), || field("target"))?,
+        target: pick(given.target, target_base.map(|b| b.target), || {
+            field("target")
+        })?,
         count_partner: given
             .count_partner
             .or(base.map(|b| b.count_partner))
@@ -307,6 +476,7 @@ pub fn decode_rules(
             base.map(|b| b.double_blank_pips),
         )?,
         hub_arms,
+        tricks,
     })
 }
 
