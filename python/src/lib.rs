@@ -28,13 +28,17 @@ mod rewards;
 
 use pyo3::prelude::*;
 
-/// Every preset, as the service's `ListVariants` answers: a list of dicts
-/// with `id`, `title`, `description`, `source`, `players` (the seat counts
-/// it is played by) and `defaults` (for each seat count, `players` and the
-/// `rules` in force).
+/// Every preset the package plays, as the service's `ListVariants`
+/// answers: a list of dicts with `id`, `title`, `description`, `source`,
+/// `players` (the seat counts it is played by) and `defaults` (for each
+/// seat count, `players` and the `rules` in force). (The trick games,
+/// `texas42` and `moon`, are the service's only for now: their action
+/// space, observation and environments come to the package next.)
 #[pyfunction]
 fn variants(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    json::to_python(py, &pips::service::engine::list_variants().variants)
+    let mut variants = pips::service::engine::list_variants().variants;
+    variants.retain(|variant| !game::is_trick_variant(variant));
+    json::to_python(py, &variants)
 }
 
 /// The extension module.

@@ -500,13 +500,6 @@ pub enum SetupError {
         /// The tiles it was dealt, as the state tells.
         tiles: u32,
     },
-    /// A trick game's hand leader is not the first to bid: the seat left
-    /// of the hand's shaker (which the seed and hand number fix).
-    #[error("seat {seat} bids first in this hand (left of its shaker)")]
-    FirstBidder {
-        /// The first bidder.
-        seat: Seat,
-    },
     /// Tiles of the set appear nowhere.
     #[error("{}", missing_tiles(*.tiles, *.boneyard))]
     TileMissing {

@@ -32,10 +32,15 @@ use super::layout::Layout;
 use super::moves::{Action, Seat};
 use super::options::NextLeadRule;
 use super::place::Place;
+use super::setup::Setup;
 use super::table::Table;
 use super::tile::{Tile, TileSet};
 use super::train_game::{AfterPlacement, TurnState, own_train_tiles};
 use super::trains::{TrainId, Trains};
+use super::tricks::auction::Bidding;
+use super::tricks::deal::tile_set as trick_tiles;
+use super::tricks::hand::TrickHand;
+use super::tricks::knowledge::voids_in;
 use super::view::View;
 
 /// Attempts [`Knowledge::sample`] makes before giving up.
@@ -118,6 +123,10 @@ impl<'a> Knowledge<'a> {
             complete: false,
             needs: Vec::new(),
         };
+        if let Some(hand) = game.trick_hand() {
+            knowledge.follow_tricks(hand);
+            return knowledge;
+        }
         let history = game.history();
         let plays = history
             .iter()
@@ -332,6 +341,114 @@ impl<'a> Knowledge<'a> {
         knowledge
     }
 
+    /// At a trick game: one slot per tile each other seat holds now, each
+    /// ruling out what the play showed the seat lacks; the unknown tiles
+    /// are the set's less the seat's own and those played (and, for Moon's
+    /// bidder, the tile he laid away). What is left over once the hands
+    /// are dealt is Moon's widow, or the discard of another seat.
+    fn follow_tricks(&mut self, hand: &TrickHand) {
+        let game = self.view.game();
+        let me = self.view.seat();
+        let moon = hand.rules().bidding == Bidding::Moon;
+        let played: TileSet = game
+            .history()
+            .iter()
+            .filter_map(|entry| match entry.mv.action {
+                Action::Trick(tile) => Some(tile),
+                _ => None,
+            })
+            .collect();
+        let bidder = hand.auction().standing().map(|(seat, _)| seat);
+        let mut unknown = trick_tiles(moon).minus(self.view.hand()).minus(played);
+        if let (Some(discard), true) = (hand.discard(), bidder == Some(me)) {
+            unknown.remove(discard);
+        }
+        self.unknown = unknown;
+        let voids = voids_in(hand, game.history());
+        self.slots.clear();
+        self.dealt = Default::default();
+        for seat in (0..game.players()).filter(|&s| s != me) {
+            let impossible = voids.get(usize::from(seat)).copied().unwrap_or_default();
+            for _ in 0..self.view.hand_size(seat) {
+                self.dealt[usize::from(seat)].push(self.slots.len());
+                self.slots.push(Slot {
+                    seat,
+                    impossible,
+                    tile: None,
+                });
+            }
+        }
+        self.complete = true;
+    }
+
+    /// One attempt at a trick game's consistent deal: the other seats'
+    /// hands dealt within what the play showed, the tile left over Moon's
+    /// widow (or the discard another seat laid away), the widow once taken
+    /// one of its bidder's tiles; the game built from it by the checked
+    /// constructor, which replays the hand (so a plunge needs its doubles,
+    /// every tile followed as it must), its seed then replaced.
+    fn attempt_tricks<R: RngExt + ?Sized>(&self, hand: &TrickHand, rng: &mut R) -> Option<Game> {
+        let game = self.view.game();
+        let me = self.view.seat();
+        let mut open: Vec<usize> = (0..self.slots.len()).collect();
+        open.shuffle(rng);
+        open.sort_by_key(|&i| self.unknown.minus(self.slots[i].impossible).len());
+        let mut left = self.unknown;
+        let mut hands = [TileSet::EMPTY; MAX_SEATS];
+        hands[usize::from(me)] = self.view.hand();
+        for &i in &open {
+            let slot = self.slots[i];
+            let allowed = left.minus(slot.impossible);
+            let count = allowed.len();
+            if count == 0 {
+                return None;
+            }
+            let tile = allowed.iter().nth(rng.random_range(0..count as usize))?;
+            left.remove(tile);
+            hands[usize::from(slot.seat)].insert(tile);
+        }
+        let mut setup = Setup::from(game);
+        setup.hands = (0..game.players())
+            .map(|seat| hands[usize::from(seat)].iter().collect())
+            .collect();
+        let bidder = hand.auction().standing().map(|(seat, _)| seat);
+        let spare = left.iter().next();
+        match (setup.widow, hand.widow()) {
+            // Texas 42: every tile is in a hand or played.
+            (None, _) if !left.is_empty() => return None,
+            (None, _) => {}
+            // Moon's widow, untaken: the tile left over.
+            (Some(_), Some(_)) => setup.widow = spare,
+            // Taken, by another seat: the discard, if laid away, is the tile
+            // left over, and the widow one of the bidder's tiles.
+            (Some(_), None) if bidder != Some(me) => {
+                let bidder = bidder?;
+                let mut candidates = hands[usize::from(bidder)];
+                for entry in &mut setup.history {
+                    match &mut entry.mv.action {
+                        Action::Discard(tile) => {
+                            *tile = spare?;
+                            candidates.insert(*tile);
+                        }
+                        Action::Trick(tile) if entry.mv.seat == bidder => {
+                            candidates.insert(*tile);
+                        }
+                        _ => {}
+                    }
+                }
+                let count = candidates.len();
+                setup.widow = candidates
+                    .iter()
+                    .nth(rng.random_range(0..count.max(1) as usize));
+            }
+            // Taken by this seat, who knows it and his discard.
+            (Some(_), None) => {}
+        }
+        let mut sampled = Game::from_setup(setup).ok()?;
+        sampled.reseed(rng.random());
+        Some(sampled)
+    }
+
     /// Without a usable history: one open slot per tile each other seat
     /// holds now, and nothing more known.
     fn fallback(&mut self) {
@@ -387,6 +504,9 @@ impl<'a> Knowledge<'a> {
 
     /// One attempt at a consistent deal.
     fn attempt<R: RngExt + ?Sized>(&self, rng: &mut R) -> Option<Game> {
+        if let Some(hand) = self.view.game().trick_hand() {
+            return self.attempt_tricks(hand, rng);
+        }
         // Open slots, most constrained first (ties in random order).
         let mut open: Vec<usize> = (0..self.slots.len())
             .filter(|&i| self.slots[i].tile.is_none())

@@ -11,6 +11,7 @@ use super::options::{
     BlockedOwnPips, DrawRule, HandRounding, HandScale, InPlayScoring, LayoutRule, LeadRule,
     MatchEnd, NextLeadRule, Rules, Settlement, TableKind,
 };
+use super::tricks::options::TrickOptions;
 
 /// Whether a preset plays 4 seats as partnerships by default. Either way a
 /// caller may override it (house rules).
@@ -480,6 +481,36 @@ pub static PRESETS: &[Preset] = &[
         target_two_sides: 0,
         target_more_sides: 0,
         base: CHICKEN_FOOT,
+    },
+    Preset {
+        id: "texas42",
+        title: "Texas 42",
+        description: "Four players in partnerships bid on their hands (30 to 41 points, or \
+                  marks), the winner names trumps, and the tiles are played to \
+                  tricks: a point a trick and the count (5-5 and 6-4 count 10; 5-0, \
+                  4-1 and 3-2 count 5), 42 a hand; play stops once the bid is made \
+                  or set; 7 marks win.",
+        source: "docs/rules.md#texas42; published: texas42.net (N42PA, \"straight 42\"); pagat.com, \"Texas 42\"; Dennis Roberson, Winning 42",
+        players: 4..=4,
+        partnerships: PartnershipDefault::WithFourSeats,
+        hand_sizes: [7; 7],
+        target_two_sides: 7,
+        target_more_sides: 7,
+        base: Rules::tricks(TrickOptions::texas42(), 7),
+    },
+    Preset {
+        id: "moon",
+        title: "Moon",
+        description: "Three players, each for himself, bid 4 to 7 tricks (or shoot the \
+                  moon) with 22 tiles; the bidder takes the widow and lays a tile \
+                  away; a point a trick, the bid lost when set; 21 points win.",
+        source: "docs/rules.md#moon; published: pagat.com, \"Moon\"; Jennifer Kelley, Great Book of Domino Games; domino-play.com, \"Moon\"",
+        players: 3..=3,
+        partnerships: PartnershipDefault::Never,
+        hand_sizes: [7; 7],
+        target_two_sides: 21,
+        target_more_sides: 21,
+        base: Rules::tricks(TrickOptions::moon(), 21),
     },
 ];
 

@@ -171,19 +171,19 @@ impl Game {
         let players = check_players(setup.players, setup.rules.max_players())?;
         setup.rules.validate(players)?;
         check_counts(&setup, players)?;
-        if setup.rules.table == TableKind::Tricks {
-            let seats = check_seats(&setup, players)?;
-            return Game::from_trick_setup(setup, players, seats);
-        }
-        if setup.widow.is_some() {
-            return Err(SetupError::Widow { moon: false });
-        }
         let max = max_hand_moves(&setup.rules, players);
         if setup.history.len() > max {
             return Err(SetupError::HistoryTooLong {
                 moves: setup.history.len(),
                 max,
             });
+        }
+        if setup.rules.table == TableKind::Tricks {
+            let seats = check_seats(&setup, players)?;
+            return Game::from_trick_setup(setup, players, seats);
+        }
+        if setup.widow.is_some() {
+            return Err(SetupError::Widow { moon: false });
         }
         let kind = setup.rules.table;
         let has_line = setup.lead.is_some()

@@ -9,10 +9,14 @@ use super::events::{Event, Outcome, Side};
 use super::foot::Foot;
 use super::game::{Game, HistoryEntry};
 use super::layout::Layout;
-use super::moves::{Move, Seat};
+use super::moves::{Action, Move, Seat};
 use super::options::Rules;
 use super::record::MatchDigest;
 use super::tile::{Tile, TileSet};
+
+/// Another seat's discard as a view's history shows it: 0-1, a tile Moon
+/// (the one game with a discard) never deals.
+pub const HIDDEN_DISCARD: Tile = Tile::new(1, 0);
 use super::train_game::TurnState;
 use super::trains::Trains;
 
@@ -238,12 +242,21 @@ impl<'a> View<'a> {
     }
 
     /// The current hand's moves (once the match is over, its last hand's),
-    /// oldest first, with no drawn tile named: the public history.
+    /// oldest first, with no drawn tile named: the public history. Another
+    /// seat's discard (Moon's) shows as [`HIDDEN_DISCARD`], a tile Moon
+    /// never deals: that a tile was laid away is public, which one is not.
     #[must_use]
     pub fn history(&self) -> impl ExactSizeIterator<Item = HistoryEntry> + 'a {
-        self.game.history().iter().map(|&entry| HistoryEntry {
+        let me = self.seat;
+        self.game.history().iter().map(move |&entry| HistoryEntry {
             drawn: None,
-            ..entry
+            mv: match entry.mv.action {
+                Action::Discard(_) if entry.mv.seat != me => Move {
+                    action: Action::Discard(HIDDEN_DISCARD),
+                    ..entry.mv
+                },
+                _ => entry.mv,
+            },
         })
     }
 

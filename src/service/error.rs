@@ -167,8 +167,7 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::ForcedLeadAfterLead
         | SetupError::Blocked
         | SetupError::Widow { .. }
-        | SetupError::DealtHand { .. }
-        | SetupError::FirstBidder { .. } => ErrorReason::InconsistentState,
+        | SetupError::DealtHand { .. } => ErrorReason::InconsistentState,
         SetupError::NotInSet { .. } => ErrorReason::InvalidTile,
         SetupError::Table(part) => table_reason(*part),
     }
@@ -190,7 +189,6 @@ fn setup_field(error: &SetupError) -> String {
         | SetupError::NotInSet { at, .. } => tile_field(*at),
         SetupError::Widow { .. } => "tricks.widow".to_owned(),
         SetupError::DealtHand { seat, .. } => format!("hands[{seat}]"),
-        SetupError::FirstBidder { .. } => "hand_leader".to_owned(),
         SetupError::TileMissing { .. } => String::new(),
         SetupError::Layout(e) => layout_field(e.place()),
         SetupError::DrawNotRecordable => "drew_this_turn".to_owned(),

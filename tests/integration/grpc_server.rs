@@ -106,6 +106,22 @@ fn check_finished_hands(events: &[proto::Event], players: u32, double_blank: u32
         let Some(proto::event::Kind::HandEnded(ended)) = &event.kind else {
             continue;
         };
+        let tricks = [
+            proto::HandEndReason::Made,
+            proto::HandEndReason::Set,
+            proto::HandEndReason::AllPassed,
+        ]
+        .map(|reason| reason as i32);
+        if tricks.contains(&ended.reason) {
+            // A trick hand shows no table, and no tile left unplayed.
+            assert!(ended.layout.is_none() && ended.trains.is_none() && ended.foot.is_none());
+            assert!(ended.hands.is_empty() && ended.pips.is_empty());
+            assert_eq!(
+                matches!(ended.ended_by, Some(EndedBy::Bidder(_))),
+                ended.reason != proto::HandEndReason::AllPassed as i32
+            );
+            continue;
+        }
         match (&ended.trains, &ended.foot) {
             (Some(trains), None) => assert!(
                 trains.trains.iter().any(|train| !train.tiles.is_empty()),
@@ -155,6 +171,22 @@ fn check_finished_hands(events: &[proto::Event], players: u32, double_blank: u32
     }
 }
 
+/// A random legal move; in a trick game's auction a pass three times in
+/// four where one is allowed (players who bid whatever comes overbid each
+/// other, are set nearly every hand, and a Moon match runs on for ever).
+fn pick(legal: &[proto::Move], choices: &mut ChaCha8Rng) -> proto::Move {
+    let pass = legal
+        .iter()
+        .find(|mv| matches!(mv.action, Some(Action::Pass(_))));
+    let bids = legal
+        .iter()
+        .any(|mv| matches!(mv.action, Some(Action::Bid(_))));
+    match pass {
+        Some(&pass) if bids && choices.random_range(0..4) != 0 => pass,
+        _ => legal[choices.random_range(0..legal.len())],
+    }
+}
+
 /// Plays a whole match through NewGame and Play only, choosing random legal
 /// moves, and checks scores, events and views along the way.
 async fn play_match(
@@ -200,7 +232,7 @@ async fn play_match(
         check_finished_hands(&update.events, players, double_blank);
         assert!(!update.legal_moves.is_empty());
         assert!(update.legal_moves.iter().all(|m| m.seat == to_act));
-        let mv = update.legal_moves[choices.random_range(0..update.legal_moves.len())];
+        let mv = pick(&update.legal_moves, &mut choices);
         update = client
             .play(proto::PlayRequest {
                 state_source: Some(state.into()),
@@ -867,9 +899,15 @@ async fn variants_legal_moves_house_rules_and_seeds() {
         assert_eq!(variant.defaults.len(), variant.players.len());
         for defaults in &variant.defaults {
             let rules = defaults.rules.as_ref().expect("rules");
-            assert!(
-                rules.max_pip.is_some() && rules.target.is_some() && rules.blocked_own.is_some()
-            );
+            assert!(rules.target.is_some());
+            // A trick game's own options, every other one fixed and left
+            // out; a placing game's every option.
+            if rules.table == Some(proto::TableKind::Tricks as i32) {
+                assert!(rules.bidding.is_some() && rules.play_out.is_some());
+                assert!(rules.max_pip.is_none() && rules.blocked_own.is_none());
+            } else {
+                assert!(rules.max_pip.is_some() && rules.blocked_own.is_some());
+            }
         }
     }
 

@@ -456,6 +456,8 @@ fn padded_histories_are_refused_in_every_family() {
                 let packed = encode_packed(&game);
                 let pass = match game.rules().table {
                     pips::rules::TableKind::Line => vec![2u8 | (game.to_act() << 2), 0],
+                    // (A trick game's move: its kind, plus 16 times its seat.)
+                    pips::rules::TableKind::Tricks => vec![2u8 | (game.to_act() << 4), 0, 0],
                     _ => vec![2u8 | (game.to_act() << 2), 0, 0],
                 };
                 for count in [1usize, 1000, 499_000] {

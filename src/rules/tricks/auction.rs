@@ -4,9 +4,13 @@
 //! (30–41) and marks, with plunge and splash where their options are on;
 //! Moon bids tricks (4–7) or the moon (21), which ends the auction at once.
 
+use arrayvec::ArrayVec;
+
 use std::fmt;
 
 use crate::rules::moves::Seat;
+
+use super::hand::MAX_SEATS;
 
 /// Points every hand of Texas 42 holds: a 1-mark bid is all of them.
 pub const HAND_POINTS: u8 = 42;
@@ -116,8 +120,9 @@ pub struct Auction {
     players: Seat,
     /// The seat that speaks first (the shaker's left).
     first: Seat,
-    /// What each seat said, in turn (`None`: a pass).
-    said: Vec<Option<Bid>>,
+    /// What each seat said, in turn (`None`: a pass); a seat speaks once
+    /// (inline: a copy of the hand allocates nothing).
+    said: ArrayVec<Option<Bid>, MAX_SEATS>,
     /// The standing bid and its bidder.
     standing: Option<(Seat, Bid)>,
 }
@@ -171,7 +176,7 @@ impl Auction {
             all_pass,
             players,
             first,
-            said: Vec::with_capacity(usize::from(players)),
+            said: ArrayVec::new(),
             standing: None,
         }
     }
@@ -223,8 +228,25 @@ impl Auction {
     #[must_use]
     pub fn open_bids(&self, doubles: u32) -> Vec<Bid> {
         let mut open = Vec::new();
+        self.each_open_bid(doubles, |bid| open.push(bid));
+        open
+    }
+
+    /// Whether `bid` is open to the seat to speak, which holds `doubles`
+    /// doubles.
+    #[must_use]
+    pub fn is_open(&self, bid: Bid, doubles: u32) -> bool {
+        let mut open = false;
+        self.each_open_bid(doubles, |each| open |= each == bid);
+        open
+    }
+
+    /// Calls `each` with every bid open to the seat to speak, which holds
+    /// `doubles` doubles, lowest first (without allocating: legal moves
+    /// are worked out on every move of a search).
+    pub fn each_open_bid(&self, doubles: u32, mut each: impl FnMut(Bid)) {
         if self.to_speak().is_none() {
-            return open;
+            return;
         }
         let standing = self.standing.map(|(_, bid)| bid);
         match self.bidding {
@@ -232,38 +254,36 @@ impl Auction {
                 let marks = standing.map_or(0, Bid::marks);
                 if marks == 0 {
                     let above = standing.map_or(0, Bid::height);
-                    open.extend(
-                        POINT_BIDS
-                            .filter(|&points| u32::from(points) > above)
-                            .map(Bid::Points),
-                    );
+                    POINT_BIDS
+                        .filter(|&points| u32::from(points) > above)
+                        .for_each(|points| each(Bid::Points(points)));
                 }
                 // 1 or 2 marks while no marks bid stands; 2 over 1; then
                 // one more at a time.
                 match marks {
-                    0 => open.extend([Bid::Marks(1), Bid::Marks(2)]),
-                    1 => open.push(Bid::Marks(2)),
-                    _ => open.push(Bid::Marks(marks.saturating_add(1))),
+                    0 => {
+                        each(Bid::Marks(1));
+                        each(Bid::Marks(2));
+                    }
+                    1 => each(Bid::Marks(2)),
+                    _ => each(Bid::Marks(marks.saturating_add(1))),
                 }
                 let jump = marks.saturating_add(1);
                 if splash && doubles >= SPLASH_DOUBLES && jump.max(2) <= SPLASH_MOST {
-                    open.push(Bid::Splash(jump.max(2)));
+                    each(Bid::Splash(jump.max(2)));
                 }
                 if plunge && doubles >= PLUNGE_DOUBLES {
-                    open.push(Bid::Plunge(jump.max(4)));
+                    each(Bid::Plunge(jump.max(4)));
                 }
             }
             Bidding::Moon => {
                 let above = standing.map_or(0, Bid::height);
-                open.extend(
-                    TRICK_BIDS
-                        .filter(|&tricks| u32::from(tricks) > above)
-                        .map(Bid::Tricks),
-                );
-                open.push(Bid::Moon);
+                TRICK_BIDS
+                    .filter(|&tricks| u32::from(tricks) > above)
+                    .for_each(|tricks| each(Bid::Tricks(tricks)));
+                each(Bid::Moon);
             }
         }
-        open
     }
 
     /// `seat`, holding `doubles` doubles, says `bid` (`None`: passes).
@@ -276,7 +296,9 @@ impl Auction {
         if let Some(bid) = bid {
             self.standing = Some((seat, bid));
         }
-        self.said.push(bid);
+        // (Each seat speaks once, so there is room: `check` ends the
+        // auction after the last seat.)
+        let _ = self.said.try_push(bid);
         Ok(())
     }
 
@@ -292,7 +314,7 @@ impl Auction {
         }
         match bid {
             None if !self.may_pass() => Err(BidError::MustBid),
-            Some(bid) if !self.open_bids(doubles).contains(&bid) => Err(BidError::NotOpen { bid }),
+            Some(bid) if !self.is_open(bid, doubles) => Err(BidError::NotOpen { bid }),
             None | Some(_) => Ok(()),
         }
     }

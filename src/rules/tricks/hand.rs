@@ -6,6 +6,8 @@
 //! it starts from and the match it belongs to are the match machinery's
 //! (docs/design/families.md, step 4).
 
+use arrayvec::ArrayVec;
+
 use crate::rules::events::{Event, EventSink};
 use crate::rules::moves::{Action, Seat};
 use crate::rules::tile::{Tile, TileSet};
@@ -192,7 +194,7 @@ pub struct TrickHand {
     /// The seat that led the trick in progress.
     leader: Seat,
     /// The trick in progress, from its leader.
-    trick: Vec<Tile>,
+    trick: ArrayVec<Tile, MAX_SEATS>,
     /// Tricks each seat has won.
     tricks: [u8; MAX_SEATS],
     /// Points (tricks and count) each seat has won.
@@ -232,7 +234,7 @@ impl TrickHand {
             sits_out: None,
             stage: Stage::Bidding,
             leader: first,
-            trick: Vec::with_capacity(MAX_SEATS),
+            trick: ArrayVec::new(),
             tricks: [0; MAX_SEATS],
             points: [0; MAX_SEATS],
             verdict: None,
@@ -412,63 +414,70 @@ impl TrickHand {
             .count() as u32
     }
 
-    /// The contracts the declarer may name after `bid`.
-    fn contracts(&self, bid: Bid) -> Vec<Contract> {
-        let mut open: Vec<Contract> = (0..=MAX_PIP).map(Contract::Trumps).collect();
+    /// Calls `each` with every contract the declarer may name after `bid`.
+    fn each_contract(&self, bid: Bid, mut each: impl FnMut(Contract)) {
+        (0..=MAX_PIP).for_each(|n| each(Contract::Trumps(n)));
         if !self.rules.is_moon() {
-            open.push(Contract::Doubles);
+            each(Contract::Doubles);
         }
-        open.push(Contract::FollowMe);
+        each(Contract::FollowMe);
         if matches!(bid, Bid::Marks(_)) {
             if self.rules.nello {
-                open.push(Contract::Nello);
+                each(Contract::Nello);
             }
             if self.rules.sevens {
-                open.push(Contract::Sevens);
+                each(Contract::Sevens);
             }
         }
+    }
+
+    /// Whether the declarer may name `contract` after `bid`.
+    fn is_open(&self, bid: Bid, contract: Contract) -> bool {
+        let mut open = false;
+        self.each_contract(bid, |each| open |= each == contract);
         open
     }
 
     /// Every move the seat to act may make.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Action> {
+        let mut moves = Vec::new();
+        self.each_legal_move(|action| moves.push(action));
+        moves
+    }
+
+    /// Calls `each` with every move the seat to act may make (without
+    /// allocating: legal moves are worked out on every move of a search).
+    pub fn each_legal_move(&self, mut each: impl FnMut(Action)) {
         let Some(seat) = self.to_act() else {
-            return Vec::new();
+            return;
         };
         match self.stage {
             Stage::Bidding => {
-                let mut moves: Vec<Action> = self
-                    .auction
-                    .may_pass()
-                    .then_some(Action::Pass)
-                    .into_iter()
-                    .collect();
-                moves.extend(
-                    self.auction
-                        .open_bids(self.doubles(seat))
-                        .into_iter()
-                        .map(Action::Bid),
-                );
-                moves
+                if self.auction.may_pass() {
+                    each(Action::Pass);
+                }
+                self.auction
+                    .each_open_bid(self.doubles(seat), |bid| each(Action::Bid(bid)));
             }
-            Stage::Naming => self
-                .auction
-                .standing()
-                .map(|(_, bid)| self.contracts(bid).into_iter().map(Action::Name).collect())
-                .unwrap_or_default(),
-            Stage::Discarding => self.hand(seat).iter().map(Action::Discard).collect(),
-            Stage::Playing => self
-                .suits
-                .map(|suits| {
+            Stage::Naming => {
+                if let Some((_, bid)) = self.auction.standing() {
+                    self.each_contract(bid, |contract| each(Action::Name(contract)));
+                }
+            }
+            Stage::Discarding => self
+                .hand(seat)
+                .iter()
+                .for_each(|tile| each(Action::Discard(tile))),
+            Stage::Playing => {
+                if let Some(suits) = self.suits {
                     suits
                         .playable(self.hand(seat), self.trick.first().copied())
                         .iter()
-                        .map(Action::Trick)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Stage::Over => Vec::new(),
+                        .for_each(|tile| each(Action::Trick(tile)));
+                }
+            }
+            Stage::Over => {}
         }
     }
 
@@ -560,7 +569,7 @@ impl TrickHand {
                 Ok(self.auction.check(seat, Some(bid), self.doubles(seat))?)
             }
             (Stage::Naming, Action::Name(contract)) => match self.auction.standing() {
-                Some((_, bid)) if self.contracts(bid).contains(&contract) => Ok(()),
+                Some((_, bid)) if self.is_open(bid, contract) => Ok(()),
                 _ => Err(TrickError::ContractNotOpen { contract }),
             },
             (Stage::Discarding, Action::Discard(tile)) => held(tile),
@@ -640,7 +649,8 @@ impl TrickHand {
     /// who leads the next, and the hand may then be decided or over.
     fn play_tile<S: EventSink>(&mut self, seat: Seat, tile: Tile, sink: &mut S) {
         self.take_from(seat, tile);
-        self.trick.push(tile);
+        // (A trick holds a tile a seat at most: it is won when full.)
+        let _ = self.trick.try_push(tile);
         sink.record(|| Event::TrickPlayed { seat, tile });
         if self.trick.len() < self.trick_size() {
             return;
@@ -664,7 +674,7 @@ impl TrickHand {
         sink.record(|| Event::TrickWon {
             seat: winner,
             leader: self.leader,
-            tiles: self.trick.clone(),
+            tiles: self.trick.to_vec(),
             points,
         });
         self.trick.clear();

@@ -5,8 +5,11 @@
 //! search bots sample deals within it, as the placing games' `Knowledge`
 //! does with a pass or a draw.
 
-use crate::rules::moves::Seat;
+use crate::rules::game::HistoryEntry;
+use crate::rules::moves::{Action, Seat};
 use crate::rules::tile::{Tile, TileSet};
+
+use super::hand::TrickHand;
 
 use super::contract::Contract;
 use super::hand::MAX_SEATS;
@@ -44,6 +47,28 @@ pub fn shown_void<'a>(
         }
     }
     void
+}
+
+/// The tiles each seat of `hand` has shown it does not hold, from the
+/// tricks `history` (the hand's moves) played: [`shown_void`] under the
+/// hand's contract, none before it is named.
+#[must_use]
+pub fn voids_in(hand: &TrickHand, history: &[HistoryEntry]) -> [TileSet; MAX_SEATS] {
+    let Some(contract) = hand.contract() else {
+        return [TileSet::EMPTY; MAX_SEATS];
+    };
+    let rules = hand.rules();
+    let suits = Suits::new(contract, rules.follow_me_doubles, rules.nello_doubles);
+    let (tricks, _) = hand.taken();
+    let size = tricks.len() - usize::from(hand.sits_out().is_some());
+    let played: Vec<(Seat, Tile)> = history
+        .iter()
+        .filter_map(|entry| match entry.mv.action {
+            Action::Trick(tile) => Some((entry.mv.seat, tile)),
+            _ => None,
+        })
+        .collect();
+    shown_void(suits, played.chunks(size.max(1)))
 }
 
 /// The tiles nearer 7 pips than `tile`.

@@ -2,8 +2,8 @@
 //! a state's hand must be what its moves make of its deal. The deal is
 //! rebuilt from the state (each seat's tiles with those it played to
 //! tricks or laid away given back, Moon's widow taken back from its
-//! bidder), every tile of the game's set exactly once; the shaker is the
-//! one the seed and the hand number fix; then every move of the hand is
+//! bidder), every tile of the game's set exactly once; the shaker sits on
+//! the right of the hand's leader, who bids first; then every move of the hand is
 //! replayed as the rules check it. What the replay ends with (the seat to
 //! act, a hand still in play, or the hand that ended the match) must be
 //! the state, or the state is refused naming the first difference.
@@ -17,7 +17,7 @@ use crate::rules::moves::{Action, Seat};
 use crate::rules::setup::{Setup, TileCensus};
 use crate::rules::tile::TileSet;
 
-use super::deal::{HAND_TILES, shaker, tile_set};
+use super::deal::{HAND_TILES, tile_set};
 use super::hand::{Stage, TrickHand};
 
 impl Game {
@@ -59,17 +59,14 @@ impl Game {
         }
         let dealt = rebuild_deal(&setup, players, moon)?;
         let key = hand_key(setup.seed);
-        let shaker = shaker(&key, players, setup.hand_number);
+        // The hand's leader bids first: the shaker sits on his right.
+        let shaker = (hand_leader + players - 1) % players;
         let mut hand = TrickHand::dealt(
             options.hand,
             shaker,
             &dealt[..usize::from(players)],
             setup.widow,
         );
-        let first = hand.to_act().unwrap_or(0);
-        if hand_leader != first {
-            return Err(SetupError::FirstBidder { seat: first });
-        }
         let last = setup.history.len().saturating_sub(1);
         for (index, entry) in setup.history.iter().enumerate() {
             let mv = entry.mv;

@@ -33,7 +33,12 @@ impl Game {
     ) {
         let moon = options.is_moon();
         let dealt = deal(&self.hand_key, moon, self.players, hand_number);
-        let shaker = shaker(&self.hand_key, self.players, hand_number);
+        // The shake passes left from the last hand's shaker (the first by
+        // lot): a state's shaker is its own, not its seed's.
+        let shaker = match &self.family {
+            Family::Tricks(last) if hand_number > 1 => (last.shaker() + 1) % self.players.max(1),
+            _ => shaker(&self.hand_key, self.players, hand_number),
+        };
         let seats = usize::from(self.players).min(dealt.hands.len());
         let hand = TrickHand::dealt(options.hand, shaker, &dealt.hands[..seats], dealt.widow);
         let leader = hand.to_act().unwrap_or(0);
@@ -67,11 +72,7 @@ impl Game {
     #[inline(never)]
     pub(crate) fn trick_moves_into(hand: &TrickHand, out: &mut Vec<Move>) {
         if let Some(seat) = hand.to_act() {
-            out.extend(
-                hand.legal_moves()
-                    .into_iter()
-                    .map(|action| Move { seat, action }),
-            );
+            hand.each_legal_move(|action| out.push(Move { seat, action }));
         }
     }
 

@@ -181,10 +181,11 @@ mod tests {
         }
         let error = decode_state(Some(&state), "state").expect_err("refused");
         assert_eq!(error.field, "state.tricks.widow");
-        // The leader of the hand is its first bidder.
+        // The leader of the hand bids first: another leader, another
+        // auction, which the history's first bid does not follow.
         let mut state = encode_state(&game);
         state.hand_leader = (state.hand_leader + 1) % 4;
         let error = decode_state(Some(&state), "state").expect_err("refused");
-        assert_eq!(error.field, "state.hand_leader");
+        assert_eq!(error.field, "state.history[0]");
     }
 }
