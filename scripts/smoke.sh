@@ -64,6 +64,13 @@ jq -e '(.state.foot.arms | length) == 4 and .state.foot.waiting == null' foot-hu
 jq -e '.state.foot.waiting.toesOf != null and all(.legalMoves[]; .play.arm.newArm or .draw or .pass)' foot-double.json > /dev/null
 grep -q 'ERROR_REASON_FOOT_WAITING' transcript.txt
 jq -e '([.events[] | select(.footCompleted)] | length) == 1 and (.state.foot.arms | length) == 7' foot-toes.json > /dev/null
+# The Texas 42 session: an auction won with 30 (30 again refused), sixes
+# named, one trick won.
+jq -e '.state.formatVersion == 3 and .state.tricks.stage == "TRICK_STAGE_BIDDING" and .state.layout == null' t42.json > /dev/null
+jq -e '.state.tricks.bid.points == 30 and .state.tricks.stage == "TRICK_STAGE_NAMING" and (.state.tricks.auction | length) == 4' t42-auction.json > /dev/null
+grep -q 'ERROR_REASON_BID_NOT_OPEN' transcript.txt
+jq -e '[.events[] | select(.trickWon)] | length == 1' t42-trick.json > /dev/null
+jq -e '.state.tricks.contract.trumps == 6 and .state.tricks.stage == "TRICK_STAGE_PLAYING"' t42-named.json > /dev/null
 # The curl session.
 grep -q '"muggins"' transcript.txt
 jq -e '.legalMoves | length > 0' game.http.json > /dev/null

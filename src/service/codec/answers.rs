@@ -374,7 +374,11 @@ pub fn encode_view(view: View<'_>) -> proto::ViewResponse {
         hand: view.hand().iter().map(encode_tile).collect(),
         hand_sizes: (0..players).map(|s| view.hand_size(s)).collect(),
         boneyard_size: u32::try_from(view.boneyard_len()).unwrap_or(u32::MAX),
-        layout: Some(encode_layout(view.layout(), view.rules().geometry())),
+        // (A trick game has no layout.)
+        layout: view
+            .trick_hand()
+            .is_none()
+            .then(|| encode_layout(view.layout(), view.rules().geometry())),
         scores: view.scores().to_vec(),
         phase: encode_phase(view.outcome()),
         to_act: view.to_act().map(u32::from),

@@ -146,7 +146,11 @@ pub fn encode_state(game: &Game) -> proto::GameState {
             })
             .collect(),
         boneyard: game.boneyard().map(encode_tile).collect(),
-        layout: Some(encode_layout(game.layout(), game.geometry())),
+        // (A trick game has no layout.)
+        layout: game
+            .trick_hand()
+            .is_none()
+            .then(|| encode_layout(game.layout(), game.geometry())),
         scores: game.scores().to_vec(),
         to_act: u32::from(game.to_act()),
         hand_leader: u32::from(game.hand_leader()),
