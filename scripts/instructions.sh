@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per complete random hand for the tables docs/performance.md records
 # (block 4p partnerships, muggins 2p, all_fives 2p, puerto_rican 4p, and the
-# rounds of mexican_train 4p and chicken_foot 4p), counted by
+# rounds of mexican_train 4p and chicken_foot 4p, and the trick games'
+# hands, auction included: texas42 4p and moon 3p), counted by
 # valgrind (callgrind) on `examples/hands.rs`: steadier than times on a
 # shared machine, so a regression shows even where timings are noisy.
 #
@@ -32,7 +33,8 @@ count() {
 }
 
 for table in "block 4 $n hand" "muggins 2 $n hand" "all_fives 2 $n hand" \
-    "puerto_rican 4 $n hand" "mexican_train 4 $((n / 4)) round" "chicken_foot 4 $((n / 4)) round"; do
+    "puerto_rican 4 $n hand" "mexican_train 4 $((n / 4)) round" "chicken_foot 4 $((n / 4)) round" \
+    "texas42 4 $n hand" "moon 3 $n hand"; do
     set -- $table
     once=$(count "$1" "$2" "$3")
     twice=$(count "$1" "$2" $((2 * $3)))

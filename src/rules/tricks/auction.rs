@@ -175,7 +175,7 @@ impl Auction {
             bidding,
             all_pass,
             players,
-            first,
+            first: first % players.max(1),
             said: ArrayVec::new(),
             standing: None,
         }
@@ -200,7 +200,14 @@ impl Auction {
             return None;
         }
         let spoken = u8::try_from(self.said.len()).ok()?;
-        Some((self.first + spoken) % self.players)
+        // (The first seat and the calls made are each below the seats: a
+        // subtraction, not `%`, which is slow.)
+        let seat = self.first + spoken;
+        Some(if seat >= self.players {
+            seat - self.players
+        } else {
+            seat
+        })
     }
 
     /// How it ended; `None` while it runs.
@@ -293,13 +300,19 @@ impl Auction {
     /// pass where the shaker must bid.
     pub fn speak(&mut self, seat: Seat, bid: Option<Bid>, doubles: u32) -> Result<(), BidError> {
         self.check(seat, bid, doubles)?;
+        self.speak_unchecked(seat, bid);
+        Ok(())
+    }
+
+    /// [`Auction::speak`] for a call known to be open to `seat`, the seat
+    /// to speak (unchecked: a search makes many).
+    pub fn speak_unchecked(&mut self, seat: Seat, bid: Option<Bid>) {
         if let Some(bid) = bid {
             self.standing = Some((seat, bid));
         }
-        // (Each seat speaks once, so there is room: `check` ends the
-        // auction after the last seat.)
+        // (Each seat speaks once, so there is room: the auction ends
+        // after the last seat.)
         let _ = self.said.try_push(bid);
-        Ok(())
     }
 
     /// Whether `seat`, holding `doubles` doubles, may say `bid` (`None`:

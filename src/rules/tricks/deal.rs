@@ -22,6 +22,40 @@ pub const HAND_TILES: usize = 7;
 /// nothing a deal draws.
 const LOT_STREAM: u64 = 1 << 32;
 
+/// Tiles in the double-six set.
+const DOUBLE_SIX_TILES: usize = 28;
+
+/// Tiles in Moon's set.
+const MOON_TILES: usize = 22;
+
+/// The double-six set's tile indices, in order (0 to 27).
+const DOUBLE_SIX_INDICES: [u8; DOUBLE_SIX_TILES] = {
+    let mut indices = [0u8; DOUBLE_SIX_TILES];
+    let mut i = 0;
+    while i < DOUBLE_SIX_TILES {
+        indices[i] = i as u8;
+        i += 1;
+    }
+    indices
+};
+
+/// Moon's tile indices, in order, padded to the double-six set's length
+/// (the first [`MOON_TILES`] count): the double-six set's without
+/// 0-1 … 0-6.
+const MOON_INDICES: [u8; DOUBLE_SIX_TILES] = {
+    let mut indices = [0u8; DOUBLE_SIX_TILES];
+    let (mut i, mut n) = (0, 0);
+    while i < DOUBLE_SIX_TILES {
+        let tile = Tile::at_index(i as u8);
+        if tile.low() != 0 || tile.high() == 0 {
+            indices[n] = i as u8;
+            n += 1;
+        }
+        i += 1;
+    }
+    indices
+};
+
 /// A hand as dealt.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Dealt {
@@ -62,13 +96,13 @@ pub fn shaker(key: &HandKey, players: Seat, hand_number: u32) -> Seat {
 #[must_use]
 pub fn deal(key: &HandKey, moon: bool, players: Seat, hand_number: u32) -> Dealt {
     let mut rng = hand_rng(key, hand_number);
-    // (An array: a deal allocates nothing.)
-    let mut all = [0u8; 28];
-    let mut count = 0;
-    for (slot, tile) in all.iter_mut().zip(tile_set(moon).iter()) {
-        *slot = u8::try_from(tile.index()).unwrap_or(0);
-        count += 1;
-    }
+    // (An array, the set's tile indices in order: a deal allocates
+    // nothing, and copies them rather than working them out.)
+    let (mut all, count) = if moon {
+        (MOON_INDICES, MOON_TILES)
+    } else {
+        (DOUBLE_SIX_INDICES, DOUBLE_SIX_TILES)
+    };
     let indices = &mut all[..count];
     shuffle(indices, &mut rng);
     let players = usize::from(players).clamp(1, MAX_SEATS);
@@ -76,7 +110,7 @@ pub fn deal(key: &HandKey, moon: bool, players: Seat, hand_number: u32) -> Dealt
     let mut hands = [TileSet::EMPTY; MAX_SEATS];
     for (i, &index) in dealt.iter().enumerate() {
         if let Some(hand) = hands.get_mut(i % players) {
-            hand.insert(Tile::from_index(u32::from(index)));
+            *hand = hand.with_index(index);
         }
     }
     Dealt {

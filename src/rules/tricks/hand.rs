@@ -393,7 +393,13 @@ impl TrickHand {
         let mut seat = self.leader;
         let mut left = k;
         while left > 0 {
-            seat = (seat + 1) % self.players;
+            // (A comparison, not `%`: a division is the slowest step of a
+            // move, and this runs on every one.)
+            seat = if seat + 1 >= self.players {
+                0
+            } else {
+                seat + 1
+            };
             if Some(seat) != self.sits_out {
                 left -= 1;
             }
@@ -408,10 +414,7 @@ impl TrickHand {
 
     /// Doubles `seat` holds.
     fn doubles(&self, seat: Seat) -> u32 {
-        self.hand(seat)
-            .iter()
-            .filter(|tile| tile.is_double())
-            .count() as u32
+        self.hand(seat).and(TileSet::DOUBLES).len()
     }
 
     /// Calls `each` with every contract the declarer may name after `bid`.
@@ -501,13 +504,22 @@ impl TrickHand {
         sink: &mut S,
     ) -> Result<(), TrickError> {
         self.check(seat, mv)?;
+        self.play_unchecked_with(seat, mv, sink);
+        Ok(())
+    }
+
+    /// [`TrickHand::play_with`] for a move known to be legal (from
+    /// [`TrickHand::each_legal_move`]), unchecked: a search plays many. An
+    /// illegal move leaves the hand in an unspecified but memory-safe
+    /// state.
+    pub fn play_unchecked_with<S: EventSink>(&mut self, seat: Seat, mv: Action, sink: &mut S) {
         match (self.stage, mv) {
             (Stage::Bidding, Action::Pass | Action::Bid(_)) => {
                 let bid = match mv {
                     Action::Bid(bid) => Some(bid),
                     _ => None,
                 };
-                self.auction.speak(seat, bid, self.doubles(seat))?;
+                self.auction.speak_unchecked(seat, bid);
                 sink.record(|| match bid {
                     Some(bid) => Event::BidMade { seat, bid },
                     None => Event::Passed { seat },
@@ -538,7 +550,6 @@ impl TrickHand {
                 | Action::EndTurn,
             ) => {}
         }
-        Ok(())
     }
 
     /// Whether `seat` may make `mv` now, saying precisely why not.

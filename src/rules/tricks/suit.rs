@@ -15,6 +15,20 @@ pub const MAX_PIP: u8 = 6;
 /// Pips a tile is measured from under sevens.
 const SEVEN: u32 = 7;
 
+/// The double-six set's tiles showing each number.
+const SHOWING: [TileSet; MAX_PIP as usize + 1] = {
+    let mut showing = [TileSet::EMPTY; MAX_PIP as usize + 1];
+    let mut number = 0;
+    while number <= MAX_PIP {
+        showing[number as usize] = TileSet::showing(number).and(TileSet::full(MAX_PIP));
+        number += 1;
+    }
+    showing
+};
+
+/// The double-six set's doubles.
+const DOUBLES: TileSet = TileSet::DOUBLES.and(TileSet::full(MAX_PIP));
+
 /// A suit a trick is led in.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Suit {
@@ -65,10 +79,33 @@ impl Suits {
     /// Whether `tile` is a trump.
     #[must_use]
     pub const fn is_trump(self, tile: Tile) -> bool {
+        self.trumps().contains(tile)
+    }
+
+    /// The double-six set's trumps.
+    const fn trumps(self) -> TileSet {
         match self.contract {
-            Contract::Trumps(number) => tile.has(number),
-            Contract::Doubles => tile.is_double(),
-            Contract::FollowMe | Contract::Nello | Contract::Sevens => false,
+            Contract::Trumps(number) => showing(number),
+            Contract::Doubles => DOUBLES,
+            Contract::FollowMe | Contract::Nello | Contract::Sevens => TileSet::EMPTY,
+        }
+    }
+
+    /// The double-six set's tiles in `suit` (as a mask: legal moves ask
+    /// on every move of a search).
+    const fn mask(self, suit: Suit) -> TileSet {
+        let trumps = self.trumps();
+        match suit {
+            Suit::Trumps => trumps,
+            Suit::Doubles => DOUBLES.minus(trumps),
+            Suit::Number(number) => {
+                let apart = if self.doubles_apart() {
+                    DOUBLES
+                } else {
+                    TileSet::EMPTY
+                };
+                showing(number).minus(trumps).minus(apart)
+            }
         }
     }
 
@@ -96,15 +133,7 @@ impl Suits {
     /// Whether `tile` belongs to `suit` (either end counts for a number).
     #[must_use]
     pub const fn belongs(self, tile: Tile, suit: Suit) -> bool {
-        match suit {
-            Suit::Trumps => self.is_trump(tile),
-            Suit::Doubles => tile.is_double() && !self.is_trump(tile),
-            Suit::Number(number) => {
-                tile.has(number)
-                    && !self.is_trump(tile)
-                    && !(tile.is_double() && self.doubles_apart())
-            }
-        }
+        self.mask(suit).contains(tile)
     }
 
     /// The rank of `tile` within `suit`, higher winning; `None` when it
@@ -129,18 +158,15 @@ impl Suits {
 
     /// The tiles of `tiles` that belong to `suit`.
     #[must_use]
-    pub fn of_suit(self, tiles: TileSet, suit: Suit) -> TileSet {
-        tiles
-            .iter()
-            .filter(|&tile| self.belongs(tile, suit))
-            .collect()
+    pub const fn of_suit(self, tiles: TileSet, suit: Suit) -> TileSet {
+        tiles.and(self.mask(suit))
     }
 
     /// Every tile of the double-six set in `suit`: what a seat that does
     /// not follow it shows it holds none of.
     #[must_use]
-    pub fn suit_tiles(self, suit: Suit) -> TileSet {
-        self.of_suit(TileSet::full(MAX_PIP), suit)
+    pub const fn suit_tiles(self, suit: Suit) -> TileSet {
+        self.mask(suit)
     }
 
     /// The tiles of `hand` its seat may play to a trick that `lead` began
@@ -194,6 +220,15 @@ impl Suits {
                 .map(|(_, i)| i)
         };
         highest(Suit::Trumps).or_else(|| highest(led))
+    }
+}
+
+/// The double-six set's tiles showing `number` (none past 6).
+const fn showing(number: u8) -> TileSet {
+    if number > MAX_PIP {
+        TileSet::EMPTY
+    } else {
+        SHOWING[number as usize]
     }
 }
 

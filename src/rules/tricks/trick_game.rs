@@ -43,10 +43,7 @@ impl Game {
         let hand = TrickHand::dealt(options.hand, shaker, &dealt.hands[..seats], dealt.widow);
         let leader = hand.to_act().unwrap_or(0);
         self.hand_number = hand_number;
-        self.hands = [TileSet::EMPTY; MAX_SEATS];
-        for (slot, &tiles) in self.hands.iter_mut().zip(&dealt.hands) {
-            *slot = tiles;
-        }
+        self.hands = match_hands(&hand);
         self.boneyard.clear();
         self.history.clear();
         self.drew_this_turn = false;
@@ -96,15 +93,10 @@ impl Game {
         let Family::Tricks(hand) = &mut self.family else {
             return;
         };
-        // (Unchecked: an illegal move changes nothing.)
-        if hand.play_with(mv.seat, mv.action, sink).is_err() {
-            return;
-        }
+        hand.play_unchecked_with(mv.seat, mv.action, sink);
         let over = hand.stage() == Stage::Over;
         let to_act = hand.to_act();
-        for (slot, &tiles) in self.hands.iter_mut().zip(hand.hands()) {
-            *slot = tiles;
-        }
+        self.hands = match_hands(hand);
         if let Some(seat) = to_act {
             self.to_act = seat;
         }
@@ -239,4 +231,14 @@ impl Game {
     pub fn trick_hand(&self) -> Option<&TrickHand> {
         self.family.tricks()
     }
+}
+
+/// The match's hands: the trick hand's, seat by seat (the match's seats
+/// beyond them empty).
+pub(super) fn match_hands(hand: &TrickHand) -> [TileSet; MAX_SEATS] {
+    let mut hands = [TileSet::EMPTY; MAX_SEATS];
+    for (slot, &tiles) in hands.iter_mut().zip(hand.hands()) {
+        *slot = tiles;
+    }
+    hands
 }
