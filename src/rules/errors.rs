@@ -491,6 +491,17 @@ pub enum SetupError {
         /// Whether the game is Moon.
         moon: bool,
     },
+    /// Moon's widow, taken by the bidder, and not among the tiles he
+    /// holds, played or laid away.
+    #[error(
+        "seat {seat} took the widow {tile}, which is not among the tiles it holds, played or laid away"
+    )]
+    WidowNotTaken {
+        /// The bidder.
+        seat: usize,
+        /// The widow.
+        tile: Tile,
+    },
     /// A trick game's seat that was not dealt seven tiles, going by its
     /// hand and the tiles the history shows it played.
     #[error("seat {seat} holds and played {tiles} tiles, but every seat is dealt 7")]

@@ -167,6 +167,7 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::ForcedLeadAfterLead
         | SetupError::Blocked
         | SetupError::Widow { .. }
+        | SetupError::WidowNotTaken { .. }
         | SetupError::DealtHand { .. } => ErrorReason::InconsistentState,
         SetupError::NotInSet { .. } => ErrorReason::InvalidTile,
         SetupError::Table(part) => table_reason(*part),
@@ -187,7 +188,7 @@ fn setup_field(error: &SetupError) -> String {
         SetupError::InvalidTile { at, .. }
         | SetupError::TileDuplicated { at, .. }
         | SetupError::NotInSet { at, .. } => tile_field(*at),
-        SetupError::Widow { .. } => "tricks.widow".to_owned(),
+        SetupError::Widow { .. } | SetupError::WidowNotTaken { .. } => "tricks.widow".to_owned(),
         SetupError::DealtHand { seat, .. } => format!("hands[{seat}]"),
         SetupError::TileMissing { .. } => String::new(),
         SetupError::Layout(e) => layout_field(e.place()),

@@ -61,14 +61,17 @@ pub fn voids_in(hand: &TrickHand, history: &[HistoryEntry]) -> [TileSet; MAX_SEA
     let suits = Suits::new(contract, rules.follow_me_doubles, rules.nello_doubles);
     let (tricks, _) = hand.taken();
     let size = tricks.len() - usize::from(hand.sits_out().is_some());
-    let played: Vec<(Seat, Tile)> = history
-        .iter()
-        .filter_map(|entry| match entry.mv.action {
-            Action::Trick(tile) => Some((entry.mv.seat, tile)),
-            _ => None,
-        })
-        .collect();
+    let played: Vec<(Seat, Tile)> = played_to_tricks(history).collect();
     shown_void(suits, played.chunks(size.max(1)))
+}
+
+/// The tiles a hand's moves (`history`) played to tricks, with their
+/// seats, in the order played.
+pub fn played_to_tricks(history: &[HistoryEntry]) -> impl Iterator<Item = (Seat, Tile)> + '_ {
+    history.iter().filter_map(|entry| match entry.mv.action {
+        Action::Trick(tile) => Some((entry.mv.seat, tile)),
+        _ => None,
+    })
 }
 
 /// The tiles nearer 7 pips than `tile`.

@@ -19,6 +19,7 @@ use crate::rules::tile::TileSet;
 
 use super::deal::{HAND_TILES, tile_set};
 use super::hand::{Stage, TrickHand};
+use super::trick_game::match_hands;
 
 impl Game {
     /// The steps of [`Game::from_setup`] for a trick game, after the
@@ -106,10 +107,7 @@ impl Game {
         for (slot, &score) in scores.iter_mut().zip(&setup.scores) {
             *slot = score;
         }
-        let mut hands = [TileSet::EMPTY; MAX_SEATS];
-        for (slot, &tiles) in hands.iter_mut().zip(hand.hands()) {
-            *slot = tiles;
-        }
+        let hands = match_hands(&hand);
         let bidder = hand.auction().standing().map(|(seat, _)| seat);
         let game = Game {
             variant: setup.variant,
@@ -199,13 +197,9 @@ fn rebuild_deal(
             // dealt without it.
             Some(seat) => {
                 if let Some(hand) = dealt.get_mut(seat) {
-                    if !hand.contains(widow) {
-                        return Err(SetupError::TileDuplicated {
-                            at: TilePlace::Widow,
-                            tile: widow,
-                        });
+                    if !hand.remove(widow) {
+                        return Err(SetupError::WidowNotTaken { seat, tile: widow });
                     }
-                    hand.remove(widow);
                 }
             }
             None => census.count(widow, || TilePlace::Widow)?,
