@@ -16,7 +16,7 @@ pub mod hand;
 pub mod knowledge;
 pub mod options;
 #[cfg(test)]
-mod random_matches;
+pub(crate) mod random_matches;
 pub mod settle;
 mod setup;
 pub mod suit;

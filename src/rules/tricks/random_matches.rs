@@ -204,7 +204,7 @@ fn play_match(options: TrickOptions, target: u32, seed: u64, seen: &mut Seen) {
 
 /// Every combination of the options the rules accept, each with its
 /// target (the points game's 250, else the game's own).
-fn every_combination() -> Vec<(TrickOptions, u32)> {
+pub(crate) fn every_combination() -> Vec<(TrickOptions, u32)> {
     let mut all = Vec::new();
     let ranks = [DoublesRank::High, DoublesRank::Low, DoublesRank::OwnSuit];
     for all_pass in [AllPass::Reshake, AllPass::DealerMustBid] {

@@ -11,7 +11,7 @@ use super::foot::{decode_foot_table, encode_foot_table, one_table};
 use super::history;
 use super::rules::encode_rules;
 use super::trains::{decode_train_table, encode_train_table};
-use super::tricks::{decode_widow, encode_trick_table};
+use super::tricks::{check_trick_table, decode_widow, encode_trick_table};
 use super::wire::{
     decode_digest, decode_optional_tile, decode_outcome, decode_spinner, decode_tile, encode_end,
     encode_outcome, encode_phase, encode_spinner, encode_tile,
@@ -84,6 +84,9 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         widow: decode_widow(state.tricks.as_ref(), prefix)?,
     };
     let game = Game::from_setup(setup).map_err(|e| ApiError::from_setup(&e, prefix))?;
+    if let (Some(given), Some(hand)) = (state.tricks.as_ref(), game.trick_hand()) {
+        check_trick_table(given, hand, prefix)?;
+    }
     let given = !layout.open_ends.is_empty();
     if given
         && (encode_open_ends(game.layout(), game.geometry()) != layout.open_ends
