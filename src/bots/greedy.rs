@@ -23,6 +23,8 @@ use crate::rules::{
 };
 
 use super::greedy_hub::{self, HubSeat};
+use super::greedy_tricks::{self, TrickSeat};
+use crate::rules::tricks::knowledge::{played_to_tricks, voids_in};
 
 /// What a move is scored on: everything public, and the mover's hand.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +48,18 @@ pub struct Table<'a> {
 #[must_use]
 pub fn choose(view: View<'_>, knowledge: &Knowledge<'_>) -> Option<Move> {
     let me = view.seat();
+    if let Some(hand) = view.trick_hand() {
+        let seat = TrickSeat {
+            hand,
+            seat: me,
+            tiles: view.hand(),
+            played: played_to_tricks(view.history())
+                .map(|(_, tile)| tile)
+                .collect(),
+            voids: voids_in(hand, view.history()),
+        };
+        return greedy_tricks::best(&seat, &view.legal_moves());
+    }
     let side = view.side_of(me);
     let opponents: Vec<_> = (0..view.players())
         .filter(|&seat| view.side_of(seat) != side)
@@ -113,6 +127,19 @@ fn hub_seat<'a>(
 /// sampled deal in a playout), knowing nothing of the opponents' voids.
 pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
     let seat = game.to_act();
+    if let Some(hand) = game.trick_hand() {
+        let me = TrickSeat {
+            hand,
+            seat,
+            tiles: game.hand(seat),
+            played: played_to_tricks(game.history().iter().copied())
+                .map(|(_, tile)| tile)
+                .collect(),
+            // (Not worked out in a playout: a search plays many.)
+            voids: Default::default(),
+        };
+        return greedy_tricks::best(&me, moves);
+    }
     if let Some(hub) = hub_seat(
         game.rules(),
         game.trains(),

@@ -3,7 +3,7 @@
 //!
 //! - [`random`]: a uniform choice among the legal moves.
 //! - [`greedy`]: a fixed heuristic of a decent casual player (at a table
-//!   with a hub, [`greedy_hub`]'s).
+//!   with a hub, [`greedy_hub`]'s; at a trick game, [`greedy_tricks`]').
 //! - [`expert`]: determinized Monte Carlo search over deals sampled from
 //!   the seat's [`Knowledge`](crate::rules::Knowledge), with `greedy`
 //!   playouts, aiming at winning the match.
@@ -14,6 +14,7 @@
 pub mod expert;
 pub mod greedy;
 pub mod greedy_hub;
+pub mod greedy_tricks;
 pub mod random;
 pub mod tree;
 

@@ -350,7 +350,7 @@ impl<'a> Knowledge<'a> {
         let game = self.view.game();
         let me = self.view.seat();
         let moon = hand.rules().bidding == Bidding::Moon;
-        let played: TileSet = played_to_tricks(game.history())
+        let played: TileSet = played_to_tricks(game.history().iter().copied())
             .map(|(_, tile)| tile)
             .collect();
         let bidder = hand.auction().standing().map(|(seat, _)| seat);
@@ -359,7 +359,7 @@ impl<'a> Knowledge<'a> {
             unknown.remove(discard);
         }
         self.unknown = unknown;
-        let voids = voids_in(hand, game.history());
+        let voids = voids_in(hand, game.history().iter().copied());
         self.slots.clear();
         self.dealt = Default::default();
         for seat in (0..game.players()).filter(|&s| s != me) {

@@ -53,7 +53,10 @@ pub fn shown_void<'a>(
 /// tricks `history` (the hand's moves) played: [`shown_void`] under the
 /// hand's contract, none before it is named.
 #[must_use]
-pub fn voids_in(hand: &TrickHand, history: &[HistoryEntry]) -> [TileSet; MAX_SEATS] {
+pub fn voids_in(
+    hand: &TrickHand,
+    history: impl IntoIterator<Item = HistoryEntry>,
+) -> [TileSet; MAX_SEATS] {
     let Some(contract) = hand.contract() else {
         return [TileSet::EMPTY; MAX_SEATS];
     };
@@ -67,11 +70,15 @@ pub fn voids_in(hand: &TrickHand, history: &[HistoryEntry]) -> [TileSet; MAX_SEA
 
 /// The tiles a hand's moves (`history`) played to tricks, with their
 /// seats, in the order played.
-pub fn played_to_tricks(history: &[HistoryEntry]) -> impl Iterator<Item = (Seat, Tile)> + '_ {
-    history.iter().filter_map(|entry| match entry.mv.action {
-        Action::Trick(tile) => Some((entry.mv.seat, tile)),
-        _ => None,
-    })
+pub fn played_to_tricks(
+    history: impl IntoIterator<Item = HistoryEntry>,
+) -> impl Iterator<Item = (Seat, Tile)> {
+    history
+        .into_iter()
+        .filter_map(|entry| match entry.mv.action {
+            Action::Trick(tile) => Some((entry.mv.seat, tile)),
+            _ => None,
+        })
 }
 
 /// The tiles nearer 7 pips than `tile`.
