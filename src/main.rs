@@ -211,7 +211,7 @@ struct ArenaArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// expert's playouts per decision (default: 5000 at a line, 1500 at a
-    /// table with a hub).
+    /// table with a hub, 2500 at a trick game).
     #[arg(long)]
     playouts: Option<u32>,
     /// Milliseconds an external bot has per move.

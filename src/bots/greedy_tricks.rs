@@ -21,12 +21,18 @@
 //! - **Moon's discard**: lay away the weakest tile (no trump, no double,
 //!   the lowest).
 
+use arrayvec::ArrayVec;
+
 use crate::rules::tricks::auction::{Bid, Bidding};
 use crate::rules::tricks::contract::{Contract, DoublesRank};
 use crate::rules::tricks::hand::{MAX_SEATS, Stage, TrickHand};
 use crate::rules::tricks::suit::{MAX_PIP, Suit, Suits};
 use crate::rules::tricks::trick;
 use crate::rules::{Action, Move, Seat, Tile, TileSet};
+
+/// The most tiles a seat may play (Moon's bidder holds eight before his
+/// discard).
+const PLAYABLE: usize = 8;
 
 /// What a trick-game move is chosen from: the public hand and the
 /// mover's own tiles.
@@ -294,12 +300,14 @@ fn walks(me: &TrickSeat<'_>, suits: Suits, tile: Tile) -> bool {
 fn play(me: &TrickSeat<'_>, moves: &[Move]) -> Option<Move> {
     let hand = me.hand;
     let suits = suits_of(hand)?;
-    let tiles: Vec<(Move, Tile)> = moves
+    // (No allocation: `expert`'s playouts ask on every move.)
+    let tiles: ArrayVec<(Move, Tile), PLAYABLE> = moves
         .iter()
         .filter_map(|mv| match mv.action {
             Action::Trick(tile) => Some((*mv, tile)),
             _ => None,
         })
+        .take(PLAYABLE)
         .collect();
     if suits.contract() == Contract::Sevens || tiles.len() <= 1 {
         // (Sevens leaves no choice worth making.)
@@ -323,11 +331,7 @@ fn play(me: &TrickSeat<'_>, moves: &[Move]) -> Option<Move> {
     if trick.is_empty() {
         return lead(me, suits, bidder, &tiles);
     }
-    let wins = |tile: Tile| {
-        let mut after = trick.to_vec();
-        after.push(tile);
-        suits.winner(&after) == Some(trick.len())
-    };
+    let wins = |tile: Tile| takes(suits, trick, tile);
     let winning = hand.winning();
     let ally_winning = winning.is_some_and(|seat| seat != me.seat && allies(hand, seat, me.seat));
     // The ally's tile keeps the trick if no opponent still to play may
@@ -349,11 +353,11 @@ fn play(me: &TrickSeat<'_>, moves: &[Move]) -> Option<Move> {
     let last = still_to_play(hand, me.seat, trick.len()).next().is_none();
     if keeps {
         // Give count without overtaking: the most count that does not win.
-        let under: Vec<&(Move, Tile)> = tiles.iter().filter(|(_, tile)| !wins(*tile)).collect();
-        if let Some(&&(mv, _)) = under
+        let under = tiles
             .iter()
-            .max_by_key(|(_, tile)| (worth(hand, *tile), -rank(*tile)))
-        {
+            .filter(|(_, tile)| !wins(*tile))
+            .max_by_key(|(_, tile)| (worth(hand, *tile), -rank(*tile)));
+        if let Some(&(mv, _)) = under {
             return Some(mv);
         }
         return pick(&|tile| -rank(tile));
@@ -372,6 +376,13 @@ fn play(me: &TrickSeat<'_>, moves: &[Move]) -> Option<Move> {
     }
     // Throw the cheapest: no count, no trump, the lowest.
     pick(&|tile| -(i32::from(worth(hand, tile)) * 64 + rank(tile)))
+}
+
+/// Whether `tile`, played to `trick` next, takes it so far.
+fn takes(suits: Suits, trick: &[Tile], tile: Tile) -> bool {
+    // (`take`: collecting past its room would panic.)
+    let mut after: ArrayVec<Tile, MAX_SEATS> = trick.iter().copied().take(MAX_SEATS).collect();
+    after.try_push(tile).is_ok() && suits.winner(&after) == Some(trick.len())
 }
 
 /// The seats that play to the trick after `me`, who plays its tile number
@@ -436,14 +447,7 @@ fn nello_play(
     bidder: Option<Seat>,
     tiles: &[(Move, Tile)],
 ) -> Option<Move> {
-    let loses = |tile: Tile| {
-        if trick.is_empty() {
-            return false;
-        }
-        let mut after = trick.to_vec();
-        after.push(tile);
-        suits.winner(&after) != Some(trick.len())
-    };
+    let loses = |tile: Tile| !trick.is_empty() && !takes(suits, trick, tile);
     let lowest = tiles
         .iter()
         .min_by_key(|(_, tile)| strength(suits, *tile))

@@ -115,12 +115,21 @@ pub const DEFAULT_PLAYOUTS: u32 = 5000;
 /// long as at a line.
 pub const DEFAULT_HUB_PLAYOUTS: u32 = 1500;
 
+/// The default playout budget of `expert` at a trick game (Texas 42,
+/// Moon), whose playouts run from the auction through the tricks and
+/// whose every sampled deal is replayed by the checked constructor: at
+/// 5,000 the slowest decisions took over 100 ms (p99 110 ms in texas42
+/// 4p, two matches at a time); at 2,500, p99 40 ms one match at a time
+/// (docs/bots.md has the figures).
+pub const DEFAULT_TRICK_PLAYOUTS: u32 = 2500;
+
 /// The default playout budget of `expert` under `rules`.
 #[must_use]
 pub fn default_playouts(rules: &Rules) -> u32 {
     match rules.table {
-        TableKind::Line | TableKind::Tricks => DEFAULT_PLAYOUTS,
+        TableKind::Line => DEFAULT_PLAYOUTS,
         TableKind::Trains | TableKind::ChickenFoot => DEFAULT_HUB_PLAYOUTS,
+        TableKind::Tricks => DEFAULT_TRICK_PLAYOUTS,
     }
 }
 
@@ -186,38 +195,49 @@ pub fn default_seed(game: &Game, seat: Seat) -> u64 {
 #[cfg(test)]
 mod trick_games {
     use super::*;
-    use crate::rules::tricks::options::TrickOptions;
+    use crate::rules::Action;
+    use crate::rules::tricks::random_matches::every_combination;
 
     /// Every level answers a legal move at every kind of decision of a
-    /// trick game (bids, contracts, Moon's discard, tricks).
+    /// trick game (bids, contracts, Moon's discard, tricks), whatever the
+    /// options: a hand of every combination the rules take, every level
+    /// asked at every move.
     #[test]
-    fn every_level_answers_a_legal_move() {
-        for (options, players) in [(TrickOptions::texas42(), 4), (TrickOptions::moon(), 3)] {
-            let rules = Rules::tricks(options, 7);
-            let (mut game, _) = Game::new("t", rules, players, 3).expect("valid");
-            for step in 0..300 {
-                if game.outcome().is_some() {
-                    break;
-                }
+    fn every_level_answers_a_legal_move_under_every_option_combination() {
+        // Decisions asked: bids, contracts, discards, tricks.
+        let mut kinds = [0u32; 4];
+        for (i, &(options, target)) in every_combination().iter().enumerate() {
+            let players = if options.is_moon() { 3 } else { 4 };
+            let rules = Rules::tricks(options, target);
+            let (mut game, _) = Game::new("t", rules, players, i as u64).expect("valid");
+            let first_hand = game.hand_number();
+            let mut step = 0;
+            while game.outcome().is_none() && game.hand_number() == first_hand && step < 40 {
                 let seat = game.to_act();
-                for level in [Level::Random, Level::Greedy, Level::Expert] {
-                    let view = game.view(seat).expect("seat");
-                    let s = suggest(
-                        view,
-                        level,
-                        1,
-                        Budget {
-                            playouts: 200,
-                            stop: &|| false,
-                        },
-                    );
-                    let s = s.expect("a move");
-                    assert!(game.legal_moves().contains(&s.mv), "{step} {level:?}");
-                }
                 let legal = game.legal_moves();
-                let mv = legal[step % legal.len()];
+                let view = game.view(seat).expect("seat");
+                for level in [Level::Random, Level::Greedy, Level::Expert] {
+                    let budget = Budget {
+                        playouts: 12,
+                        stop: &|| false,
+                    };
+                    let s = suggest(view, level, i as u64, budget).expect("a move");
+                    assert!(legal.contains(&s.mv), "{options:?} {step} {level:?}");
+                }
+                let kind = match legal.first().map(|mv| mv.action) {
+                    Some(Action::Pass | Action::Bid(_)) => 0,
+                    Some(Action::Name(_)) => 1,
+                    Some(Action::Discard(_)) => 2,
+                    _ => 3,
+                };
+                kinds[kind] += 1;
+                // The seat plays greedy's move, so that hands are bid and
+                // played as players do.
+                let mv = greedy::choose(view, &view.knowledge()).expect("a move");
                 game.play(mv).expect("legal");
+                step += 1;
             }
         }
+        assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
     }
 }

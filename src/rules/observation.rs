@@ -22,6 +22,9 @@
 //! | scores | `D` | points ÷ the target (÷ 100 without one) |
 //! | to act | `S` | 1 for the seat to act (none once the match is over) |
 //! | this turn | 2 | drew this turn; the table is empty |
+//!
+//! A trick game (Texas 42, Moon) has no places and no boneyard: its
+//! observation is laid out as [`super::tricks::observation`] says.
 
 use super::action::ActionSpace;
 use super::foot::{FootPlace, MAX_ARMS};
@@ -47,6 +50,9 @@ pub struct ObservationShape {
     players: usize,
     /// Sides.
     sides: usize,
+    /// Whether the game is a trick game, whose observation is its own
+    /// ([`super::tricks::observation`]).
+    tricks: bool,
 }
 
 impl ObservationShape {
@@ -59,6 +65,7 @@ impl ObservationShape {
             numbers: usize::from(rules.max_pip) + 1,
             players: usize::from(players),
             sides: usize::from(rules.sides(players)),
+            tricks: rules.tricks.is_some(),
         }
     }
 
@@ -70,6 +77,9 @@ impl ObservationShape {
     /// The vector's length.
     #[must_use]
     pub fn len(&self) -> usize {
+        if self.tricks {
+            return super::tricks::observation::len(self.tiles, self.players, self.sides);
+        }
         let (t, p, s) = (self.tiles, self.places(), self.players);
         t * (1 + s) + p * self.numbers + 2 * p + s + 1 + self.sides + s + 2
     }
@@ -89,6 +99,10 @@ impl ObservationShape {
             tiles: self.tiles,
         };
         cells.clear(self.len());
+        if self.tricks {
+            super::tricks::observation::observe(view, self.players, self.sides, &mut cells);
+            return;
+        }
         let me = view.seat();
         let players = self.players.max(1);
         let seat_at = |offset: usize| -> Seat {
@@ -206,7 +220,7 @@ impl ObservationShape {
 }
 
 /// The vector being written, front to back.
-struct Cells<'a> {
+pub(crate) struct Cells<'a> {
     /// The vector.
     out: &'a mut [f32],
     /// The next cell.
@@ -225,7 +239,7 @@ impl Cells<'_> {
     }
 
     /// Writes the next cell (past the vector's end, nothing).
-    fn push(&mut self, value: f32) {
+    pub(crate) fn push(&mut self, value: f32) {
         if let Some(cell) = self.out.get_mut(self.at) {
             *cell = value;
         }
@@ -234,7 +248,7 @@ impl Cells<'_> {
 
     /// Writes `len` cells, 1 at `hot` (none for `None` or past `len`), 0
     /// elsewhere (they were cleared).
-    fn one_hot(&mut self, hot: Option<usize>, len: usize) {
+    pub(crate) fn one_hot(&mut self, hot: Option<usize>, len: usize) {
         if let Some(cell) = hot
             .filter(|&hot| hot < len)
             .and_then(|hot| self.out.get_mut(self.at + hot))
@@ -245,7 +259,7 @@ impl Cells<'_> {
     }
 
     /// Writes one cell per tile of the set: 1 for the tiles of `tiles`.
-    fn tiles(&mut self, tiles: TileSet) {
+    pub(crate) fn tiles(&mut self, tiles: TileSet) {
         let start = self.at;
         for index in tiles.indices() {
             if index < self.tiles {

@@ -388,8 +388,10 @@ impl TrickHand {
         self.auction.standing().map(|(seat, _)| seat)
     }
 
-    /// The seat `k` places after the leader, the seat sitting out skipped.
-    fn in_trick_order(&self, k: usize) -> Seat {
+    /// The seat that plays tile `k` of the trick in progress (0: its
+    /// leader), the seat sitting out skipped.
+    #[must_use]
+    pub fn in_trick_order(&self, k: usize) -> Seat {
         let mut seat = self.leader;
         let mut left = k;
         while left > 0 {

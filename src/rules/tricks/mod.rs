@@ -14,6 +14,7 @@ pub mod contract;
 pub mod deal;
 pub mod hand;
 pub mod knowledge;
+pub mod observation;
 pub mod options;
 #[cfg(test)]
 pub(crate) mod random_matches;
