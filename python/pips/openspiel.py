@@ -20,7 +20,8 @@ An episode is one hand (a round, at a train table) of the preset's rules:
   index ``i`` (0-0, 1-0, 1-1, 2-0, ...).
 - **Actions** are pips's action space (``pips.Game.num_actions``): a
   placement is ``tile_index * num_places + place``, then draw, pass and
-  end-turn.
+  end-turn, then a trick game's bids, contracts, discards and tricks.
+  Chance deals a trick game's tiles too (Moon's widow is the tile left).
 - **Returns**, at the hand's end: each seat's side's points of the hand
   less the mean of the other sides' (zero-sum; negated where the lowest
   score wins).
@@ -46,7 +47,7 @@ from ._pips import Game, hand_rewards
 
 _SHORT_NAME = "python_pips"
 _DEFAULTS = {"variant": "block", "players": 2, "rules": "", "seed": 0}
-_KINDS = ("play", "draw", "pass", "endTurn")
+_KINDS = ("play", "draw", "pass", "endTurn", "bid", "contract", "discard", "trick")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=_SHORT_NAME,
@@ -93,15 +94,22 @@ class PipsGame(pyspiel.Game):
         players = template.players
         self.hand_sizes = [len(template.hand(seat)) for seat in range(players)]
         pool = [t for seat in range(players) for t in template.hand(seat)] + template.boneyard
+        # Moon's widow is dealt too: the tile left when the hands are.
+        widow = json.loads(template.to_json()).get("tricks", {}).get("widow")
+        if widow is not None:
+            pool.append((widow.get("a", 0), widow.get("b", 0)))
         self.pool = sorted((_tile_index(t) for t in pool))
-        set_size = template.num_actions // template.num_places
+        # A trick game's rules leave the set out: it is double-six.
+        max_pip = template.rules.get("maxPip", 6)
+        set_size = (max_pip + 1) * (max_pip + 2) // 2
+        # The draw's action: past every placement (a trick game places no
+        # tile and never draws).
+        self.draw_action = template.num_places * set_size
         # A hand's moves at most: each tile placed once and drawn once, an
         # end of turn after each placement, and between two of those a pass
         # by every seat at most.
         moves = 3 * set_size + players * (2 * set_size + 1)
         self.max_moves = moves
-        rules = template.rules
-        max_pip = rules["maxPip"]
         pip_total = max_pip * (max_pip + 1) * (max_pip + 2) // 2
         bound = float(4 * pip_total + 60 * set_size + 1000)
         info = pyspiel.GameInfo(
@@ -133,6 +141,7 @@ class PipsState(pyspiel.State):
         super().__init__(game)
         self.pips = game.template.clone()
         self._sizes = game.hand_sizes
+        self._draw = game.draw_action
         self.dealt: list[list[tuple[int, int]]] = [[] for _ in self._sizes]
         self._left = list(game.pool)
         self.dealing = True
@@ -167,9 +176,9 @@ class PipsState(pyspiel.State):
                 self.dealing = False
         elif self.drawing:
             self.pips.arrange_next_draw(_tile_of_index(action))
-            self.pips.apply_action(self.pips.num_actions - 3)
+            self.pips.apply_action(self._draw)
             self.drawing = False
-        elif action == self.pips.num_actions - 3:
+        elif action == self._draw:
             self.drawing = True
         else:
             self.pips.apply_action(action)
@@ -178,7 +187,7 @@ class PipsState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             high, low = _tile_of_index(action)
             return f"{'Deal' if self.dealing else 'Draw'} {high}-{low}"
-        if action == self.pips.num_actions - 3:
+        if action == self._draw:
             return f"seat {player} draws"
         return str(self.pips.action_to_move(action))
 
@@ -223,7 +232,7 @@ class PipsObserver:
         self._obs_size = size
         self._row = self._players + len(_KINDS) + 4
         self._places = game.template.num_places
-        self._max_pip = game.template.rules["maxPip"]
+        self._max_pip = game.template.rules.get("maxPip", 6)
         if self._perfect_recall:
             size += game.max_moves * self._row
         self.tensor = np.zeros(size, np.float32)
@@ -245,7 +254,9 @@ class PipsObserver:
             row[(entry["seat"] - player) % self._players] = 1.0
             kind = next(k for k in _KINDS if k in entry)
             row[self._players + _KINDS.index(kind)] = 1.0
-            tile = (entry.get(kind) or {}).get("tile")
+            value = entry.get(kind) or {}
+            # A trick's move is its tile; a discard or a play holds one.
+            tile = value if kind == "trick" else value.get("tile")
             base = self._players + len(_KINDS)
             if tile is not None:
                 row[base] = (tile["a"] + 1) / (self._max_pip + 1)

@@ -17,7 +17,8 @@
   to act is the seat to act (a seat may act several times in a row).
 - **Actions** are ``Discrete(game.num_actions)``, pips's action space: a
   placement is ``tile_index * num_places + place``, then draw, pass and
-  end-turn (``pips.Game``'s documentation lists the places).
+  end-turn, then a trick game's bids, contracts, discards and tricks
+  (the package's README numbers them and lists the places).
 - **Observations** are dicts: ``observation``, the seat's float32 vector
   (``pips.Game.observation``, computed from its view alone), and
   ``action_mask``, an int8 vector over the actions (all zeros for an agent

@@ -75,31 +75,7 @@ pub(crate) fn deal(
         ..proto::NewGameRequest::default()
     };
     let (game, _events) = Engine::default().deal(&request).refused()?;
-    not_a_trick_game(&game)?;
     Ok(game)
-}
-
-/// Whether a listed variant is a trick game (its rules' table).
-pub(crate) fn is_trick_variant(variant: &proto::Variant) -> bool {
-    variant.defaults.iter().any(|defaults| {
-        defaults
-            .rules
-            .as_ref()
-            .and_then(|rules| rules.table)
-            .is_some_and(|table| table == i32::from(proto::TableKind::Tricks))
-    })
-}
-
-/// Refuses a trick game (Texas 42, Moon), which the package does not play
-/// yet: the service does.
-fn not_a_trick_game(game: &Game) -> PyResult<()> {
-    if game.rules().tricks.is_none() {
-        return Ok(());
-    }
-    Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
-        "{} is a trick game: the service plays it; this package does not yet",
-        game.variant()
-    )))
 }
 
 /// How states are kept under `state_key` (the server's `--state-key`
@@ -116,7 +92,6 @@ fn custody(state_key: Option<&str>) -> PyResult<Custody> {
 /// (an in-process game holds every hand).
 fn read(custody: &Custody, source: Source<'_>) -> PyResult<PyGame> {
     let (game, authority) = custody.read(source).refused()?;
-    not_a_trick_game(&game)?;
     if let Authority::Seat(seat) = authority {
         return Err(refusal(&ApiError {
             code: tonic::Code::PermissionDenied,

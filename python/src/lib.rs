@@ -31,13 +31,10 @@ use pyo3::prelude::*;
 /// Every preset the package plays, as the service's `ListVariants`
 /// answers: a list of dicts with `id`, `title`, `description`, `source`,
 /// `players` (the seat counts it is played by) and `defaults` (for each
-/// seat count, `players` and the `rules` in force). (The trick games,
-/// `texas42` and `moon`, are the service's only for now: their action
-/// space, observation and environments come to the package next.)
+/// seat count, `players` and the `rules` in force).
 #[pyfunction]
 fn variants(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    let mut variants = pips::service::engine::list_variants().variants;
-    variants.retain(|variant| !game::is_trick_variant(variant));
+    let variants = pips::service::engine::list_variants().variants;
     json::to_python(py, &variants)
 }
 

@@ -25,6 +25,8 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         ("cuban", 4, "hand", {"target": 50}),
         ("mexican_train", 3, "hand", {"rounds": 2}),
         ("chicken_foot", 2, "match", {"rounds": 1}),
+        ("texas42", 4, "hand", None),
+        ("moon", 3, "match", None),
     ],
 )
 def test_a_batch_is_its_games(variant, players, reward, rules):

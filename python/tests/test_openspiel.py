@@ -19,6 +19,8 @@ TABLES = [
     {"variant": "all_fives", "players": 2, "rules": '{"target": 50}'},
     {"variant": "chicken_foot", "players": 2},
     {"variant": "mexican_train", "players": 3},
+    {"variant": "texas42", "players": 4},
+    {"variant": "moon", "players": 3},
 ]
 
 
@@ -52,6 +54,26 @@ def test_block_2p_matches_openspiels_own_figures():
     assert sorted(len(state.pips.hand(s)) for s in range(2)) == [7, 7]
 
 
+@pytest.mark.parametrize("variant,players,tiles", [("texas42", 4, 28), ("moon", 3, 22)])
+def test_a_trick_games_deal_is_chance_and_is_played(variant, players, tiles):
+    game = pyspiel.load_game("python_pips", {"variant": variant, "players": players})
+    assert game.max_chance_outcomes() == 28
+    state = game.new_initial_state()
+    # Chance deals 7 tiles a seat from the game's set (Moon's 22: the widow
+    # is the tile left), the last outcomes first, so that the deal differs
+    # from the seed's.
+    assert len(state.chance_outcomes()) == tiles
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    for seat in range(players):
+        assert sorted(state.pips.hand(seat)) == sorted(state.dealt[seat])
+    # The hand plays that deal: a bid or pass first, then on to its end.
+    rng = np.random.RandomState(1)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
 def play_to_decision(game, seed: int, moves: int):
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
@@ -68,7 +90,10 @@ def play_to_decision(game, seed: int, moves: int):
     return None
 
 
-@pytest.mark.parametrize("variant,players", [("block", 2), ("draw", 2), ("cuban", 4), ("mexican_train", 3)])
+@pytest.mark.parametrize(
+    "variant,players",
+    [("block", 2), ("draw", 2), ("cuban", 4), ("mexican_train", 3), ("texas42", 4), ("moon", 3)],
+)
 def test_a_resampled_state_looks_the_same_to_the_seat(variant, players):
     game = pyspiel.load_game("python_pips", {"variant": variant, "players": players})
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)

@@ -17,6 +17,8 @@ TABLES = [
     dict(variant="cuban", players=4),
     dict(variant="mexican_train", players=4),
     dict(variant="chicken_foot", players=3, reward="match"),
+    dict(variant="texas42", players=4),
+    dict(variant="moon", players=3, reward="match"),
 ]
 
 

@@ -59,7 +59,7 @@ pub enum ChanceError {
 impl Game {
     /// Replaces the deal of the current hand, before its first move: each
     /// seat's tiles (as many as the rules deal it), the others forming the
-    /// boneyard. The leader follows again from the rules where the deal
+    /// boneyard (at Moon, the widow). The leader follows again from the rules where the deal
     /// decides it (the first hand, a first-lead rule, a forced lead);
     /// otherwise (the winner leads, the lead rotates) it is kept.
     ///
@@ -76,24 +76,16 @@ impl Game {
                 players: self.players,
             });
         }
+        if self.trick_hand().is_some() {
+            return self.redeal_tricks(hands);
+        }
         let mut left: TileSet = self.boneyard.iter().copied().collect();
         for held in &self.hands {
             left = left.or(*held);
         }
+        let left = deal_from(left, hands, |seat| self.hand(seat).len())?;
         let mut dealt = [TileSet::EMPTY; MAX_SEATS];
-        for ((seat, hand), slot) in (0..).zip(hands).zip(dealt.iter_mut()) {
-            let wanted = self.hand(seat).len();
-            if hand.len() != wanted {
-                return Err(ChanceError::Size {
-                    seat,
-                    given: hand.len(),
-                    wanted,
-                });
-            }
-            if let Some(tile) = hand.minus(left).iter().next() {
-                return Err(ChanceError::NotDealable { seat, tile });
-            }
-            left = left.minus(*hand);
+        for (slot, hand) in dealt.iter_mut().zip(hands) {
             *slot = *hand;
         }
         // The boneyard keeps its order where it can: its tiles still in it
@@ -149,6 +141,33 @@ impl Game {
     }
 }
 
+/// The tiles of `left` (those a deal may give) that `hands` leave, each
+/// hand holding `wanted(seat)` tiles of `left`, none twice.
+///
+/// # Errors
+/// A hand of another size, a tile not in `left` or given twice.
+pub(crate) fn deal_from(
+    mut left: TileSet,
+    hands: &[TileSet],
+    wanted: impl Fn(Seat) -> u32,
+) -> Result<TileSet, ChanceError> {
+    for (seat, hand) in (0..).zip(hands) {
+        let wanted = wanted(seat);
+        if hand.len() != wanted {
+            return Err(ChanceError::Size {
+                seat,
+                given: hand.len(),
+                wanted,
+            });
+        }
+        if let Some(tile) = hand.minus(left).iter().next() {
+            return Err(ChanceError::NotDealable { seat, tile });
+        }
+        left = left.minus(*hand);
+    }
+    Ok(left)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +195,18 @@ mod tests {
             other.redeal(&swapped).expect("a deal");
             assert_eq!(other.hand(0), game.hand(1));
             assert_eq!(other.boneyard_len(), game.boneyard_len());
+            if let Some(hand) = other.trick_hand() {
+                // A trick game's hand is dealt anew: it plays the new deal,
+                // its widow (Moon's) the tile left over.
+                assert_eq!(hand.hand(0), game.hand(1), "{}", p.id);
+                assert_eq!(hand.dealt_hands().0[1], game.hand(0), "{}", p.id);
+                assert_eq!(
+                    hand.widow(),
+                    game.trick_hand().and_then(|hand| hand.widow()),
+                    "{}",
+                    p.id
+                );
+            }
             let mv = other.legal_moves()[0];
             assert!(!other.hand(mv.seat).is_empty());
             other.play(mv).expect("legal");

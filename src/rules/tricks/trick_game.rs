@@ -5,6 +5,7 @@
 //! it (marks, points, or Moon's tricks) and ends the match at its target,
 //! else shakes the next hand.
 
+use crate::rules::chance::{ChanceError, deal_from};
 use crate::rules::deal::MAX_SEATS;
 use crate::rules::errors::PlayError;
 use crate::rules::events::{Event, EventSink, HandEnd, Outcome, ScoreReason, Side};
@@ -224,6 +225,28 @@ impl Game {
         let bidders = bidder.map_or(0, |seat| usize::from(self.side_of(seat)));
         texas42_winner(scores, bidders, target)
             .map(|side| Outcome::Winner(Side::try_from(side).unwrap_or(0)))
+    }
+
+    /// [`Game::redeal`] at a trick game (the hand not begun, a hand a
+    /// seat given): seven tiles a seat from the hand's set, Moon's widow
+    /// the tile left; the shaker, and so the first bidder, kept.
+    pub(crate) fn redeal_tricks(&mut self, hands: &[TileSet]) -> Result<(), ChanceError> {
+        let Family::Tricks(hand) = &mut self.family else {
+            return Err(ChanceError::Begun);
+        };
+        let (dealt, widow) = hand.dealt_hands();
+        let mut left = dealt
+            .iter()
+            .fold(TileSet::EMPTY, |all, tiles| all.or(*tiles));
+        if let Some(widow) = widow {
+            left = left.with(widow);
+        }
+        let left = deal_from(left, hands, |seat| hand.hand(seat).len())?;
+        let widow = widow.and(left.iter().next());
+        let redealt = TrickHand::dealt(hand.rules(), hand.shaker(), hands, widow);
+        **hand = redealt;
+        self.hands = match_hands(hand);
+        Ok(())
     }
 
     /// The trick hand, at a trick game.
