@@ -32,6 +32,7 @@ use crate::bots::{self, Budget, Level};
 use crate::proto;
 use crate::proto::bot_service_client::BotServiceClient;
 use crate::rules::presets;
+use crate::rules::tricks::options::Scoring;
 use crate::rules::{Event, Game, Move, Outcome, Seat, Side};
 use crate::service::Engine;
 use crate::service::codec::{decode_move, decode_state, encode_move, encode_view};
@@ -629,6 +630,11 @@ impl Arena {
                 String::new()
             }
         );
+        // Texas 42 in marks scores marks: the columns say so.
+        let marks = presets::for_table(&self.variant, self.players)
+            .ok()
+            .and_then(|preset| preset.rules(self.players, self.partnerships).tricks)
+            .is_some_and(|tricks| !tricks.is_moon() && tricks.scoring == Scoring::Marks);
         let _ = writeln!(
             text,
             "{:<22} {:>7} {:>7} {:>16} {:>9} {:>16} {:>20} {:>8} {:>8} {:>9} {:>9} {:>11}",
@@ -636,9 +642,13 @@ impl Arena {
             "wins",
             "draws",
             "win rate (95%)",
-            "points",
+            if marks { "marks" } else { "points" },
             "hands won (95%)",
-            "pts/hand (95%)",
+            if marks {
+                "marks/hand (95%)"
+            } else {
+                "pts/hand (95%)"
+            },
             "illegal",
             "timeouts",
             "p50 ms",
