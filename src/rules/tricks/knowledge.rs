@@ -141,3 +141,60 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod plunges {
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    use crate::rules::tricks::auction::{Bid, Bidding};
+    use crate::rules::tricks::options::TrickOptions;
+    use crate::rules::{Action, Game, Move, Rules};
+
+    /// After another seat's plunge (four doubles held), the seats that did
+    /// not bid it still sample deals: the plunger is dealt his doubles.
+    #[test]
+    fn deals_after_a_plunge_give_the_plunger_his_doubles() {
+        let mut options = TrickOptions::texas42();
+        options.hand.bidding = Bidding::Texas42 {
+            plunge: true,
+            splash: false,
+        };
+        let rules = Rules::tricks(options, 7);
+        let mut checked = 0;
+        for seed in 0..400 {
+            let (mut game, _) = Game::new("t", rules, 4, seed).expect("deals");
+            let plunge = game
+                .legal_moves()
+                .into_iter()
+                .find(|mv| matches!(mv.action, Action::Bid(Bid::Plunge(_))));
+            let Some(plunge) = plunge else {
+                continue;
+            };
+            game.play(plunge).expect("legal");
+            while game
+                .trick_hand()
+                .is_some_and(|hand| hand.auction().end().is_none())
+            {
+                let seat = game.to_act();
+                game.play(Move::pass(seat)).expect("a pass");
+            }
+            // Each other seat but the plunger samples.
+            for seat in (0..4).filter(|&seat| seat != plunge.seat) {
+                let view = game.view(seat).expect("seat");
+                let knowledge = view.knowledge();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let world = knowledge
+                    .sample(&mut rng)
+                    .expect("a deal consistent with the plunge");
+                let doubles = world.hand(plunge.seat).and(crate::rules::TileSet::DOUBLES);
+                assert!(doubles.len() >= 4, "{doubles:?}");
+            }
+            checked += 1;
+            if checked == 5 {
+                break;
+            }
+        }
+        assert_eq!(checked, 5);
+    }
+}
