@@ -293,7 +293,8 @@ impl PyGame {
 
     /// Places per tile in the action space (5 at a line: lead, left,
     /// right, up, down; the seats' trains and the Mexican train; a new
-    /// arm and each arm of a chicken foot).
+    /// arm and each arm of a chicken foot; none at a trick game, which
+    /// places no tile).
     #[getter]
     fn num_places(&self) -> u32 {
         self.space.places()
@@ -342,8 +343,10 @@ impl PyGame {
     /// What `seat` sees as numbers (a float32 vector of `observation_size`,
     /// computed from the seat's view alone: its hand, the table, what each
     /// other seat surely lacks, each place's number and state, hand sizes,
-    /// the boneyard, scores, who is to act; seats counted from `seat`). The
-    /// layout is documented in the README.
+    /// the boneyard, scores, who is to act; at a trick game the played
+    /// tiles, the trick, the auction, the contract and what each seat has
+    /// won instead; seats counted from `seat`). The layout is documented in
+    /// the README.
     ///
     /// Raises `pips.InvalidArgument` for a seat the game does not have.
     fn observation<'py>(&self, py: Python<'py>, seat: u32) -> PyResult<Bound<'py, PyArray1<f32>>> {
