@@ -24,7 +24,7 @@ use crate::rules::{
 
 use super::greedy_hub::{self, HubSeat};
 use super::greedy_tricks::{self, TrickSeat};
-use crate::rules::tricks::knowledge::{played_to_tricks, voids_in};
+use crate::rules::tricks::knowledge::{played_tiles, voids_in};
 
 /// What a move is scored on: everything public, and the mover's hand.
 #[derive(Clone, Copy, Debug)]
@@ -53,9 +53,7 @@ pub fn choose(view: View<'_>, knowledge: &Knowledge<'_>) -> Option<Move> {
             hand,
             seat: me,
             tiles: view.hand(),
-            played: played_to_tricks(view.history())
-                .map(|(_, tile)| tile)
-                .collect(),
+            played: played_tiles(view.history()),
             voids: voids_in(hand, view.history()),
         };
         return greedy_tricks::best(&seat, &view.legal_moves());
@@ -132,9 +130,7 @@ pub fn choose_in(game: &Game, moves: &[Move]) -> Option<Move> {
             hand,
             seat,
             tiles: game.hand(seat),
-            played: played_to_tricks(game.history().iter().copied())
-                .map(|(_, tile)| tile)
-                .collect(),
+            played: played_tiles(game.history().iter().copied()),
             // (Not worked out in a playout: a search plays many.)
             voids: Default::default(),
         };

@@ -52,6 +52,14 @@ pub struct TrickSeat<'a> {
     pub voids: [TileSet; MAX_SEATS],
 }
 
+impl TrickSeat<'_> {
+    /// The tiles of the set the mover has not seen: neither its own nor
+    /// played to a trick (another seat may hold them).
+    fn unseen(&self) -> TileSet {
+        TileSet::full(MAX_PIP).minus(self.tiles).minus(self.played)
+    }
+}
+
 /// A hand's value under one contract, in "tricks it should take": a point
 /// a trump held with the trump double (the top trump), and one more for
 /// the double itself; without it, four fifths of a point a trump; three
@@ -290,7 +298,7 @@ fn walks(me: &TrickSeat<'_>, suits: Suits, tile: Tile) -> bool {
     let Some(rank) = suits.rank(tile, suit) else {
         return false;
     };
-    let unseen = suits.suit_tiles(suit).minus(me.tiles).minus(me.played);
+    let unseen = suits.suit_tiles(suit).and(me.unseen());
     unseen
         .iter()
         .all(|other| suits.rank(other, suit).is_none_or(|r| r < rank))
@@ -337,12 +345,7 @@ fn play(me: &TrickSeat<'_>, moves: &[Move]) -> Option<Move> {
     // The ally's tile keeps the trick if no opponent still to play may
     // hold a tile that beats it (unseen by me, and not shown lacking).
     let keeps = ally_winning && {
-        let beaters: TileSet = TileSet::full(MAX_PIP)
-            .minus(me.tiles)
-            .minus(me.played)
-            .iter()
-            .filter(|&tile| wins(tile))
-            .collect();
+        let beaters: TileSet = me.unseen().iter().filter(|&tile| wins(tile)).collect();
         still_to_play(hand, me.seat, trick.len())
             .filter(|&seat| !allies(hand, seat, me.seat))
             .all(|seat| {
@@ -411,11 +414,7 @@ fn lead(
         || hand
             .declarer()
             .is_some_and(|seat| allies(hand, seat, me.seat));
-    let trumps_out = !suits
-        .suit_tiles(Suit::Trumps)
-        .minus(me.tiles)
-        .minus(me.played)
-        .is_empty();
+    let trumps_out = !suits.suit_tiles(Suit::Trumps).and(me.unseen()).is_empty();
     if declaring && trumps_out {
         let top_trump = tiles
             .iter()
@@ -468,7 +467,7 @@ mod tests {
     use super::*;
     use crate::rules::HistoryEntry;
     use crate::rules::tricks::hand::TrickRules;
-    use crate::rules::tricks::knowledge::{played_to_tricks, voids_in};
+    use crate::rules::tricks::knowledge::{played_tiles, voids_in};
 
     fn t(a: u8, b: u8) -> Tile {
         Tile::new(a, b)
@@ -514,17 +513,30 @@ mod tests {
             self
         }
 
+        /// The first seat bids 30 and the others pass; it names sixes.
+        fn sixes_bid_30_and_named(&mut self) -> &mut Table {
+            self.play(Action::Bid(Bid::Points(30)))
+                .play(Action::Pass)
+                .play(Action::Pass)
+                .play(Action::Pass)
+                .play(Action::Name(Contract::Trumps(6)))
+        }
+
         /// What `greedy` plays for the seat to act.
         fn greedy(&self) -> Action {
+            self.greedy_knowing(voids_in(&self.hand, self.history.iter().copied()))
+        }
+
+        /// What `greedy` plays for the seat to act, knowing that each seat
+        /// lacks `voids`.
+        fn greedy_knowing(&self, voids: [TileSet; MAX_SEATS]) -> Action {
             let seat = self.hand.to_act().expect("a seat to act");
             let me = TrickSeat {
                 hand: &self.hand,
                 seat,
                 tiles: self.hand.hand(seat),
-                played: played_to_tricks(self.history.iter().copied())
-                    .map(|(_, tile)| tile)
-                    .collect(),
-                voids: voids_in(&self.hand, self.history.iter().copied()),
+                played: played_tiles(self.history.iter().copied()),
+                voids,
             };
             let moves: Vec<Move> = self
                 .hand
@@ -583,11 +595,7 @@ mod tests {
     fn gives_count_to_the_partners_trick_without_overtaking_him() {
         let mut table = sixes_against_fours();
         table
-            .play(Action::Bid(Bid::Points(30)))
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Name(Contract::Trumps(6)))
+            .sixes_bid_30_and_named()
             .play(Action::Trick(t(5, 2)))
             .play(Action::Trick(t(5, 4)))
             .play(Action::Trick(t(5, 1)));
@@ -609,11 +617,7 @@ mod tests {
             ],
         );
         table
-            .play(Action::Bid(Bid::Points(30)))
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Name(Contract::Trumps(6)))
+            .sixes_bid_30_and_named()
             .play(Action::Trick(t(5, 2)))
             .play(Action::Trick(t(5, 0)))
             .play(Action::Trick(t(5, 1)));
@@ -625,11 +629,7 @@ mod tests {
     fn counts_a_trick_kept_when_the_seat_left_to_play_showed_it_has_no_trump() {
         let mut table = sixes_against_fours();
         table
-            .play(Action::Bid(Bid::Points(30)))
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Pass)
-            .play(Action::Name(Contract::Trumps(6)))
+            .sixes_bid_30_and_named()
             // Trumps led: seats 0 and 2 show they hold none.
             .play(Action::Trick(t(6, 6)))
             .play(Action::Trick(t(2, 2)))
@@ -642,25 +642,9 @@ mod tests {
         // so its partner keeps the trick: 3-2 gives it 5.
         assert_eq!(table.greedy(), Action::Trick(t(3, 2)));
         // Not knowing seat 2 void of trumps, it would throw its cheapest.
-        let seat = 1;
-        let me = TrickSeat {
-            hand: &table.hand,
-            seat,
-            tiles: table.hand.hand(seat),
-            played: played_to_tricks(table.history.iter().copied())
-                .map(|(_, tile)| tile)
-                .collect(),
-            voids: Default::default(),
-        };
-        let moves: Vec<Move> = table
-            .hand
-            .legal_moves()
-            .into_iter()
-            .map(|action| Move { seat, action })
-            .collect();
         assert_eq!(
-            best(&me, &moves).map(|mv| mv.action),
-            Some(Action::Trick(t(3, 0)))
+            table.greedy_knowing(Default::default()),
+            Action::Trick(t(3, 0))
         );
     }
 
@@ -736,40 +720,26 @@ mod tests {
             strong.iter().copied().collect(),
             rest[7..14].iter().copied().collect(),
         ];
-        let mut hand = TrickHand::dealt(rules, 1, &hands, Some(widow));
-        let mut history = Vec::new();
-        let act = |hand: &mut TrickHand, history: &mut Vec<HistoryEntry>| {
-            let seat = hand.to_act().expect("a seat");
-            let me = TrickSeat {
-                hand,
-                seat,
-                tiles: hand.hand(seat),
-                played: TileSet::EMPTY,
-                voids: Default::default(),
-            };
-            let moves: Vec<Move> = hand
-                .legal_moves()
-                .into_iter()
-                .map(|action| Move { seat, action })
-                .collect();
-            let action = best(&me, &moves).expect("a move").action;
-            hand.play(seat, action).expect("legal");
-            history.push(HistoryEntry {
-                mv: Move { seat, action },
-                drawn: None,
-            });
+        let mut table = Table {
+            hand: TrickHand::dealt(rules, 1, &hands, Some(widow)),
+            history: Vec::new(),
+        };
+        // The seat to act plays greedy's move.
+        let act = |table: &mut Table| {
+            let action = table.greedy();
+            table.play(action);
             action
         };
         // The others bid; seat 1 outbids them.
-        while hand.stage() == Stage::Bidding {
-            act(&mut hand, &mut history);
+        while table.hand.stage() == Stage::Bidding {
+            act(&mut table);
         }
-        assert_eq!(hand.auction().standing().map(|(seat, _)| seat), Some(1));
         assert_eq!(
-            act(&mut hand, &mut history),
-            Action::Name(Contract::Trumps(6))
+            table.hand.auction().standing().map(|(seat, _)| seat),
+            Some(1)
         );
-        let Action::Discard(tile) = act(&mut hand, &mut history) else {
+        assert_eq!(act(&mut table), Action::Name(Contract::Trumps(6)));
+        let Action::Discard(tile) = act(&mut table) else {
             panic!("a discard");
         };
         assert_eq!(tile, widow);

@@ -40,7 +40,7 @@ use super::trains::{TrainId, Trains};
 use super::tricks::auction::Bidding;
 use super::tricks::deal::tile_set as trick_tiles;
 use super::tricks::hand::TrickHand;
-use super::tricks::knowledge::{played_to_tricks, voids_in};
+use super::tricks::knowledge::{played_tiles, voids_in};
 use super::view::View;
 
 /// Attempts [`Knowledge::sample`] makes before giving up.
@@ -350,9 +350,7 @@ impl<'a> Knowledge<'a> {
         let game = self.view.game();
         let me = self.view.seat();
         let moon = hand.rules().bidding == Bidding::Moon;
-        let played: TileSet = played_to_tricks(game.history().iter().copied())
-            .map(|(_, tile)| tile)
-            .collect();
+        let played: TileSet = played_tiles(game.history().iter().copied());
         let bidder = hand.auction().standing().map(|(seat, _)| seat);
         let mut unknown = trick_tiles(moon).minus(self.view.hand()).minus(played);
         if let (Some(discard), true) = (hand.discard(), bidder == Some(me)) {

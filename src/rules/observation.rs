@@ -105,11 +105,7 @@ impl ObservationShape {
         }
         let me = view.seat();
         let players = self.players.max(1);
-        let seat_at = |offset: usize| -> Seat {
-            // Below 8 seats: the conversion cannot fail.
-            Seat::try_from((usize::from(me) + offset) % players).unwrap_or(0)
-        };
-        let set = view.rules().tile_set();
+        let seat_at = |offset: usize| seat_at(me, offset, players);
         let tiles = self.tiles as f32;
 
         cells.tiles(view.hand());
@@ -119,10 +115,7 @@ impl ObservationShape {
             (None, None) => view.layout().tiles().collect(),
         };
         cells.tiles(table);
-        let knowledge = view.knowledge();
-        for offset in 1..players {
-            cells.tiles(knowledge.surely_not_held(seat_at(offset)).and(set));
-        }
+        cells.others_lack(view, players);
 
         let places = self.places();
         let numbers = self.numbers;
@@ -187,20 +180,7 @@ impl ObservationShape {
             cells.push(view.hand_size(seat_at(offset)) as f32 / tiles);
         }
         cells.push(view.boneyard_len() as f32 / tiles);
-        let scale = match view.rules().target {
-            0 => 100.0,
-            target => target as f32,
-        };
-        let sides = self.sides.max(1);
-        let own_side = usize::from(view.side_of(me));
-        for offset in 0..sides {
-            let score = view
-                .scores()
-                .get((own_side + offset) % sides)
-                .copied()
-                .unwrap_or(0);
-            cells.push(score as f32 / scale);
-        }
+        cells.scores(view, self.sides);
         let to_act = view.to_act();
         for offset in 0..players {
             cells.push(if to_act == Some(seat_at(offset)) {
@@ -217,6 +197,12 @@ impl ObservationShape {
         };
         cells.push(if empty { 1.0 } else { 0.0 });
     }
+}
+
+/// The seat `offset` places after `me` at a table of `players` seats.
+pub(crate) fn seat_at(me: Seat, offset: usize, players: usize) -> Seat {
+    // Below 8 seats: the conversion cannot fail.
+    Seat::try_from((usize::from(me) + offset) % players.max(1)).unwrap_or(0)
 }
 
 /// The vector being written, front to back.
@@ -256,6 +242,36 @@ impl Cells<'_> {
             *cell = 1.0;
         }
         self.at += len;
+    }
+
+    /// Writes what each seat but `view`'s surely lacks (a set of tiles a
+    /// seat), seats counted from the observer.
+    pub(crate) fn others_lack(&mut self, view: &View<'_>, players: usize) {
+        let knowledge = view.knowledge();
+        let set = view.rules().tile_set();
+        for offset in 1..players {
+            let seat = seat_at(view.seat(), offset, players);
+            self.tiles(knowledge.surely_not_held(seat).and(set));
+        }
+    }
+
+    /// Writes the scores of `sides` sides, the observer's first, each ÷
+    /// the target (÷ 100 without one).
+    pub(crate) fn scores(&mut self, view: &View<'_>, sides: usize) {
+        let scale = match view.rules().target {
+            0 => 100.0,
+            target => target as f32,
+        };
+        let sides = sides.max(1);
+        let own_side = usize::from(view.side_of(view.seat()));
+        for offset in 0..sides {
+            let score = view
+                .scores()
+                .get((own_side + offset) % sides)
+                .copied()
+                .unwrap_or(0);
+            self.push(score as f32 / scale);
+        }
     }
 
     /// Writes one cell per tile of the set: 1 for the tiles of `tiles`.

@@ -22,39 +22,32 @@ pub const HAND_TILES: usize = 7;
 /// nothing a deal draws.
 const LOT_STREAM: u64 = 1 << 32;
 
-/// Tiles in the double-six set.
+/// Tiles in the double-six set, the most a trick game deals from.
 const DOUBLE_SIX_TILES: usize = 28;
 
-/// Tiles in Moon's set.
-const MOON_TILES: usize = 22;
-
-/// The double-six set's tile indices, in order (0 to 27).
-const DOUBLE_SIX_INDICES: [u8; DOUBLE_SIX_TILES] = {
-    let mut indices = [0u8; DOUBLE_SIX_TILES];
-    let mut i = 0;
-    while i < DOUBLE_SIX_TILES {
-        indices[i] = i as u8;
-        i += 1;
-    }
-    indices
-};
-
-/// Moon's tile indices, in order, padded to the double-six set's length
-/// (the first [`MOON_TILES`] count): the double-six set's without
-/// 0-1 … 0-6.
-const MOON_INDICES: [u8; DOUBLE_SIX_TILES] = {
+/// The tile indices of a set, in order, padded to the double-six set's
+/// length, and how many there are.
+const fn indices_of(set: TileSet) -> ([u8; DOUBLE_SIX_TILES], usize) {
     let mut indices = [0u8; DOUBLE_SIX_TILES];
     let (mut i, mut n) = (0, 0);
     while i < DOUBLE_SIX_TILES {
-        let tile = Tile::at_index(i as u8);
-        if tile.low() != 0 || tile.high() == 0 {
-            indices[n] = i as u8;
+        // Below 28: the cast keeps every bit.
+        #[allow(clippy::cast_possible_truncation)]
+        let index = i as u8;
+        if set.contains(Tile::at_index(index)) {
+            indices[n] = index;
             n += 1;
         }
         i += 1;
     }
-    indices
-};
+    (indices, n)
+}
+
+/// The double-six set's tile indices (0 to 27) and their count.
+const DOUBLE_SIX_INDICES: ([u8; DOUBLE_SIX_TILES], usize) = indices_of(tile_set(false));
+
+/// Moon's 22 tile indices and their count.
+const MOON_INDICES: ([u8; DOUBLE_SIX_TILES], usize) = indices_of(tile_set(true));
 
 /// A hand as dealt.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -68,7 +61,7 @@ pub struct Dealt {
 /// The tiles a trick game is played with: the double-six set, or at Moon
 /// that set without the blanks other than 0-0.
 #[must_use]
-pub fn tile_set(moon: bool) -> TileSet {
+pub const fn tile_set(moon: bool) -> TileSet {
     let all = TileSet::full(MAX_PIP);
     if moon {
         all.minus(TileSet::showing(0)).with(Tile::new(0, 0))
@@ -99,9 +92,9 @@ pub fn deal(key: &HandKey, moon: bool, players: Seat, hand_number: u32) -> Dealt
     // (An array, the set's tile indices in order: a deal allocates
     // nothing, and copies them rather than working them out.)
     let (mut all, count) = if moon {
-        (MOON_INDICES, MOON_TILES)
+        MOON_INDICES
     } else {
-        (DOUBLE_SIX_INDICES, DOUBLE_SIX_TILES)
+        DOUBLE_SIX_INDICES
     };
     let indices = &mut all[..count];
     shuffle(indices, &mut rng);

@@ -68,6 +68,11 @@ pub fn voids_in(
     shown_void(suits, played.chunks(size.max(1)))
 }
 
+/// The tiles a hand's moves (`history`) played to tricks.
+pub fn played_tiles(history: impl IntoIterator<Item = HistoryEntry>) -> TileSet {
+    played_to_tricks(history).map(|(_, tile)| tile).collect()
+}
+
 /// The tiles a hand's moves (`history`) played to tricks, with their
 /// seats, in the order played.
 pub fn played_to_tricks(

@@ -27,16 +27,16 @@
 //! | to act | `S` | 1 for the seat to act (none once the match is over) |
 
 use crate::rules::moves::Seat;
-use crate::rules::observation::Cells;
+use crate::rules::observation::{Cells, seat_at};
 use crate::rules::tile::TileSet;
 use crate::rules::view::View;
 
 use super::auction::{Bidding, HAND_POINTS};
 use super::contract::Contract;
 use super::hand::Stage;
-use super::knowledge::played_to_tricks;
+use super::knowledge::played_tiles;
 use super::settle::TRICKS;
-use super::suit::{MAX_PIP, Suit};
+use super::suit::Suit;
 
 /// Cells of one seat's call in the auction.
 const CALL_CELLS: usize = 3;
@@ -79,26 +79,17 @@ pub const fn len(tiles: usize, players: usize, sides: usize) -> usize {
 pub(crate) fn observe(view: &View<'_>, players: usize, sides: usize, cells: &mut Cells<'_>) {
     let me = view.seat();
     let players = players.max(1);
-    let seat_at = |offset: usize| -> Seat {
-        // Below 8 seats: the conversion cannot fail.
-        Seat::try_from((usize::from(me) + offset) % players).unwrap_or(0)
-    };
+    let seat_at = |offset: usize| seat_at(me, offset, players);
     let offset_of = |seat: Seat| (usize::from(seat) + players - usize::from(me)) % players;
     let Some(hand) = view.trick_hand() else {
         return;
     };
     let moon = hand.rules().bidding == Bidding::Moon;
-    let set = TileSet::full(MAX_PIP);
 
     cells.tiles(view.hand());
-    let played: TileSet = played_to_tricks(view.history())
-        .map(|(_, tile)| tile)
-        .collect();
+    let played: TileSet = played_tiles(view.history());
     cells.tiles(played);
-    let knowledge = view.knowledge();
-    for offset in 1..players {
-        cells.tiles(knowledge.surely_not_held(seat_at(offset)).and(set));
-    }
+    cells.others_lack(view, players);
 
     // The trick in progress, each tile by its seat.
     let (leader, trick) = hand.trick();
@@ -165,17 +156,7 @@ pub(crate) fn observe(view: &View<'_>, players: usize, sides: usize, cells: &mut
     let discard = hand.discard().filter(|_| bidder == Some(me));
     cells.tiles(discard.map_or(TileSet::EMPTY, |tile| TileSet::EMPTY.with(tile)));
 
-    let target = view.rules().target.max(1) as f32;
-    let sides = sides.max(1);
-    let own_side = usize::from(view.side_of(me));
-    for offset in 0..sides {
-        let score = view
-            .scores()
-            .get((own_side + offset) % sides)
-            .copied()
-            .unwrap_or(0);
-        cells.push(score as f32 / target);
-    }
+    cells.scores(view, sides);
     seats(cells, view.to_act());
 }
 
