@@ -401,13 +401,23 @@ async fn click(browser: &Client, css: &str) -> bool {
 }
 
 /// Plays a move as `page` (a [`PROBE`]) offers: the first playable tile of
-/// the hand, else the first other move (draw, pass, end the turn); whether
-/// a click landed.
+/// the hand, else at a trick game the first contract or the lowest bid,
+/// else the first other move (draw, pass, end the turn); whether a click
+/// landed.
 async fn click_a_move(browser: &Client, page: &Value) -> bool {
     if page["playable"].as_u64().unwrap_or(0) > 0 {
         click(browser, "#hand button.playable").await
     } else if page["other"].as_u64().unwrap_or(0) > 0 {
-        click(browser, "#other-moves button").await
+        for css in [
+            "#other-moves button.contract",
+            "#other-moves button.bid",
+            "#other-moves button",
+        ] {
+            if has(browser, css).await {
+                return click(browser, css).await;
+            }
+        }
+        false
     } else {
         false
     }
@@ -483,8 +493,12 @@ async fn take_hint(browser: &Client, server: &TestServer, shot: &str) {
     screenshot(browser, shot).await;
     let played = if hint.get("play").is_some() {
         click(browser, "#layout button.ghost-spot.hint").await
+    } else if hint.get("trick").is_some() || hint.get("discard").is_some() {
+        // A trick game's tile: marked in the hand.
+        click(browser, "#hand button.hinted").await
     } else {
-        click(browser, "#other-moves button").await
+        // A move of the buttons: its button marked.
+        click(browser, "#other-moves button.hinted").await
     };
     assert!(played, "the hint can be played from the page");
 }
@@ -523,7 +537,7 @@ async fn open_rules(browser: &Client, css: &str) -> (String, String) {
 /// and none of the other seats' tiles until the developer switch is on;
 /// the rules card shows the game's section of the rule book; a reload
 /// resumes the same position (the same match digest, the same hand).
-async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
+async fn check_panel_rules_and_reload(browser: &Client, variant: &str) {
     let page = browser
         .execute(
             "const g = window.pipsPlayground; \
@@ -548,8 +562,7 @@ async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
     let leaked: Vec<&String> = shown.iter().filter(|t| hidden.contains(t)).collect();
     assert!(
         leaked.is_empty(),
-        "{}: the state panel shows other seats' tiles {leaked:?}",
-        table.variant
+        "{variant}: the state panel shows other seats' tiles {leaked:?}"
     );
     assert!(panel.get("hands").is_none() && panel.get("seed").is_none());
     // The developer switch shows the full state, and says what it reveals.
@@ -575,8 +588,7 @@ async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
     assert!(title.starts_with("Rules: "), "{title}");
     assert!(
         rules.contains("What every game shares") && rules.len() > 400,
-        "{}: {rules}",
-        table.variant
+        "{variant}: {rules}"
     );
     assert!(click(browser, "#rules-close").await, "close the rules card");
     // A reload resumes the same position.
@@ -599,8 +611,7 @@ async fn check_panel_rules_and_reload(browser: &Client, table: &Table) {
         .expect("the page after the reload");
     assert_eq!(
         after["digest"], before,
-        "{}: the reload resumes the match",
-        table.variant
+        "{variant}: the reload resumes the match"
     );
     assert_eq!(after["hand"], page["state"]["handNumber"]);
     assert_eq!(after["shown"], true, "the game is on the page");
@@ -753,7 +764,7 @@ async fn play_match(
         } else if !checked && page["onTable"].as_u64().unwrap_or(0) >= 2 {
             checked = true;
             assert_named_and_ordered(&page, table.variant);
-            check_panel_rules_and_reload(browser, table).await;
+            check_panel_rules_and_reload(browser, table.variant).await;
         } else if !hinted && page["onTable"].as_u64().unwrap_or(0) >= 3 {
             hinted = true;
             assert_fits(browser, width, "mid-hand").await;
@@ -855,14 +866,34 @@ async fn play_match(
     );
 }
 
-/// Two people at one device play a whole hand of muggins by clicking:
-/// before each turn of the other person a screen asks to pass the device
-/// and hides the hand (and the state panel) until it is taken; the
-/// computer plays no seat.
-async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
+/// A game two people play at one device: preset, seats, seed, and the
+/// seat other than seat 0 a person plays (the computer the rest).
+struct Together {
+    variant: &'static str,
+    players: u32,
+    seed: u64,
+    person: u32,
+}
+
+/// Muggins for two people at one device: the computer plays no seat.
+const MUGGINS_TOGETHER: Together = Together {
+    variant: "muggins",
+    players: 2,
+    seed: 31,
+    person: 1,
+};
+
+/// Two people at one device play a whole hand by clicking: before each
+/// turn of the other person a screen asks to pass the device and hides
+/// the hand (and the state panel) until it is taken.
+async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width, game: &Together) {
     let url = format!(
-        "{}/?delay=0&variant=muggins&players=2&seed=31&mode=people&people=1",
-        server.url()
+        "{}/?delay=0&variant={}&players={}&seed={}&mode=people&people={}&level=BOT_LEVEL_GREEDY",
+        server.url(),
+        game.variant,
+        game.players,
+        game.seed,
+        game.person
     );
     open_page(browser, &url).await;
     assert!(click(browser, "#new-game").await, "new game");
@@ -887,12 +918,16 @@ async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
             assert!(title.starts_with("Pass the device to "), "{title}");
             if covers == 0 {
                 assert_fits(browser, width, "passing the device").await;
-                screenshot(browser, &format!("{}-pass-and-play", width.name)).await;
+                screenshot(
+                    browser,
+                    &format!("{}-{}-pass-and-play", width.name, game.variant),
+                )
+                .await;
             }
             covers += 1;
             assert!(click(browser, "#uncover").await, "take the device");
         } else if page["busy"] == true || page["toAct"] != page["viewer"] {
-            // (No computer seat: a turn not the viewer's is a cover's.)
+            // (A computer seat's turn, or a cover's.)
         } else if page["choosing"] == true {
             clicks += u32::from(click(browser, "#choose-buttons button").await);
         } else {
@@ -900,29 +935,33 @@ async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width) {
         }
         tokio::time::sleep(Duration::from_millis(15)).await;
     }
-    // Both seats moved, every move by a click at this device.
-    let seats = browser
+    // Both people moved, every move of theirs by a click at this device.
+    let people = json!([0, game.person]);
+    let moved = browser
         .execute(
-            "return [...new Set(window.pipsPlayground.record.moves.map((m) => m.seat ?? 0))].length;",
-            vec![],
+            "const seats = arguments[0]; \
+             const moves = window.pipsPlayground.record.moves.filter((m) => seats.includes(m.seat ?? 0)); \
+             return [[...new Set(moves.map((m) => m.seat ?? 0))].sort(), moves.length];",
+            vec![people.clone()],
         )
         .await
         .expect("the record");
-    assert_eq!(seats, json!(2), "both people played");
-    let moves = browser
-        .execute("return window.pipsPlayground.record.moves.length;", vec![])
-        .await
-        .expect("the record");
+    assert_eq!(moved[0], people, "both people played");
+    let moves = moved[1].clone();
     assert!(
         moves.as_u64().unwrap_or(0) <= u64::from(clicks),
         "every move was a click: {moves} moves, {clicks} clicks"
     );
     assert!(covers >= 2, "the device changed hands {covers} times");
     assert_fits(browser, width, "the end of a pass-and-play hand").await;
-    screenshot(browser, &format!("{}-pass-and-play-end", width.name)).await;
+    screenshot(
+        browser,
+        &format!("{}-{}-pass-and-play-end", width.name, game.variant),
+    )
+    .await;
     println!(
-        "{} pass and play: {covers} handovers, {moves} moves",
-        width.name
+        "{} {} pass and play: {covers} handovers, {moves} moves",
+        width.name, game.variant
     );
 }
 
@@ -1209,7 +1248,7 @@ async fn play_at(width: Width) {
     let browser = open_browser(port, &profile, &width).await;
     // (Pass and play first: the matches then start from a page holding a
     // kept game of another setup, which a link to theirs does not resume.)
-    pass_and_play(&browser, &server, &width).await;
+    pass_and_play(&browser, &server, &width, &MUGGINS_TOGETHER).await;
     for (i, table) in TABLES.iter().enumerate() {
         play_match(&browser, &server, &width, table, i == 0).await;
     }
@@ -1328,6 +1367,21 @@ async fn panel_hand(browser: &Client) -> (u64, u64, Vec<String>) {
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_with_a_friend_by_link() {
+    play_with_a_friend("muggins", "variant=muggins&players=2").await;
+}
+
+/// Texas 42 by link: you and your partner across the table, a person on
+/// each link, against two computer seats, the whole match.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_texas42_with_a_friend_by_link() {
+    play_with_a_friend("texas42", "variant=texas42&players=4&people=2").await;
+}
+
+/// A desktop page creates a table of the game `query` chooses (people on
+/// two seats), a phone page opens the other person's link, and they play
+/// the match to its end: see [`playground_plays_with_a_friend_by_link`].
+async fn play_with_a_friend(name: &str, query: &str) {
     let server = TestServer::start_with(pips::server::Config {
         tables_db: Some("sqlite::memory:".to_owned()),
         ..pips::server::Config::default()
@@ -1339,11 +1393,14 @@ async fn playground_plays_with_a_friend_by_link() {
         let _ = std::fs::remove_dir_all(&dir);
         dir
     };
-    let host = open_browser(port, &profile("host"), &DESKTOP).await;
-    let friend = open_browser(port, &profile("friend"), &PHONE).await;
+    let host = open_browser(port, &profile(&format!("{name}-host")), &DESKTOP).await;
+    let friend = open_browser(port, &profile(&format!("{name}-friend")), &PHONE).await;
     let links = create_friends_table(
         &host,
-        &format!("{}/?variant=muggins&players=2&mode=friends", server.url()),
+        &format!(
+            "{}/?{query}&mode=friends&level=BOT_LEVEL_GREEDY",
+            server.url()
+        ),
     )
     .await;
     let friend_url = links[0].clone();
@@ -1354,7 +1411,7 @@ async fn playground_plays_with_a_friend_by_link() {
         .expect("the host's address")
         .to_string();
     assert_ne!(host_url, friend_url, "each seat its own link");
-    screenshot(&host, "friends-invite-desktop").await;
+    screenshot(&host, &format!("friends-{name}-invite-desktop")).await;
     open_page(&friend, &friend_url).await;
     let started = Instant::now();
     let mut steps = 0u32;
@@ -1380,8 +1437,8 @@ async fn playground_plays_with_a_friend_by_link() {
         }
         if steps >= 6 && !reloaded {
             assert_fits(&friend, &PHONE, "a table by link").await;
-            screenshot(&friend, "friends-mid-match-phone").await;
-            screenshot(&host, "friends-mid-match-desktop").await;
+            screenshot(&friend, &format!("friends-{name}-mid-match-phone")).await;
+            screenshot(&host, &format!("friends-{name}-mid-match-desktop")).await;
             // A reload resumes the seat where the table stands.
             friend.refresh().await.expect("reload");
             friend
@@ -1394,8 +1451,8 @@ async fn playground_plays_with_a_friend_by_link() {
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
     assert!(reloaded, "the friend's page was reloaded mid-match");
-    screenshot(&host, "friends-match-over-desktop").await;
-    screenshot(&friend, "friends-match-over-phone").await;
+    screenshot(&host, &format!("friends-{name}-match-over-desktop")).await;
+    screenshot(&friend, &format!("friends-{name}-match-over-phone")).await;
     // Both pages' final scores are the server's.
     let (phase, scores) = table_scores(&server.url(), &host_url).await;
     assert_eq!(phase, "PHASE_MATCH_OVER");
@@ -1572,4 +1629,441 @@ async fn playground_plays_train_games_on_a_desktop() {
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_train_games_on_a_phone() {
     play_hubs_at(PHONE).await;
+}
+
+/// A trick game the test plays against the computer: preset, seats, seed,
+/// Texas 42's extra contracts (the playground's `extras`).
+struct TrickTable {
+    variant: &'static str,
+    players: u32,
+    seed: u64,
+    extras: &'static str,
+}
+
+/// Texas 42 with every extra contract, and Moon.
+const TRICK_TABLES: [TrickTable; 2] = [
+    TrickTable {
+        variant: "texas42",
+        players: 4,
+        seed: 42,
+        extras: "nello,plunge,splash,sevens",
+    },
+    TrickTable {
+        variant: "moon",
+        players: 3,
+        seed: 9,
+        extras: "",
+    },
+];
+
+/// Texas 42 with your partner at the same device.
+const TEXAS_TOGETHER: Together = Together {
+    variant: "texas42",
+    players: 4,
+    seed: 12,
+    person: 2,
+};
+
+/// What the page shows of a trick table, read in one round trip, with
+/// what the server's view says it should.
+const TRICK_PROBE: &str = r#"
+const g = window.pipsPlayground;
+const v = g.view ?? {};
+const t = v.tricks ?? {};
+const legal = (v.legalMoves ?? []);
+const texts = (sel) => [...document.querySelectorAll(sel)].map((el) => el.textContent);
+return {
+  stage: t.stage ?? null,
+  calls: document.querySelectorAll('#layout .auction .call:not(.next)').length,
+  auction: (t.auction ?? []).length,
+  standing: [...document.querySelectorAll('#layout .auction .call.standing')].map((el) => Number(el.dataset.seat)),
+  standingSeat: (t.auction ?? []).findLast((c) => c.bid)?.seat ?? null,
+  bids: document.querySelectorAll('#other-moves button.bid').length,
+  legalBids: legal.filter((m) => m.bid).length,
+  contracts: texts('#other-moves button.contract'),
+  legalContracts: legal.filter((m) => m.contract).length,
+  lit: [...document.querySelectorAll('#hand button.playable')].map((el) => el.dataset.tile),
+  legalTiles: legal.filter((m) => m.trick || m.discard).map((m) => { const x = m.trick ?? m.discard; return `${x.a ?? 0}-${x.b ?? 0}`; }),
+  hand: (v.hand ?? []).length,
+  trick: (t.trick ?? []).length,
+  spots: document.querySelectorAll('#layout .trick:not(.past) .spot .tile').length,
+  centre: document.querySelector('#layout .trick .centre')?.textContent ?? '',
+  taken: [...document.querySelectorAll('#layout .taken li')].map((li) => [Number(li.dataset.tricks), Number(li.dataset.points)]),
+  wonBySide: (v.sideOfSeat ?? []).reduce((sums, side, seat) => { sums[side] = (sums[side] ?? 0) + (t.tricksWon?.[seat] ?? 0); return sums; }, []),
+  tally: [...document.querySelectorAll('#scores li[data-side]')].sort((a, b) => a.dataset.side - b.dataset.side)
+    .map((li) => li.querySelectorAll('.tally .stroke').length + li.querySelectorAll('.tally .group.five').length),
+  banner: [document.querySelector('#banner-title').textContent, document.querySelector('#banner-text').textContent],
+  revealed: [...document.querySelectorAll('#revealed li')].map((li) => [Number(li.dataset.tricks), Number(li.dataset.points)]),
+};
+"#;
+
+/// The events of the page's match so far, the record replayed by the
+/// server.
+async fn replayed_events(browser: &Client, server: &TestServer) -> Vec<Value> {
+    let replayed = replay_record(browser, server).await;
+    replayed["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .flat_map(|step| step["events"].as_array().cloned().unwrap_or_default())
+        .collect()
+}
+
+/// Plays a whole trick-game match against the computer by clicking: bids
+/// (the lowest open bid one hand, 42 or a pass the next), contracts (nello
+/// and sevens the first times they are offered, else the first), the
+/// widow's discard and the tiles. On every turn the page must show the
+/// auction call by call with the standing bid lit, a button for each bid
+/// and contract the server allows, exactly the tiles it allows lit (those
+/// that follow suit), the trick tile by tile with the led suit and what
+/// wins, and the tricks each side took; at each hand's end, made or set
+/// and why, and the taken points the server reported; at the match's end
+/// the server's scores (in marks, a tally of them). Screenshots of the
+/// auction, the contract chooser, a trick, a set hand and the match's end.
+async fn play_trick_match(
+    browser: &Client,
+    server: &TestServer,
+    width: &Width,
+    table: &TrickTable,
+) {
+    let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
+    let url = format!(
+        "{}/?delay=0&variant={}&players={}&seed={}&extras={}&level=BOT_LEVEL_GREEDY",
+        server.url(),
+        table.variant,
+        table.players,
+        table.seed,
+        table.extras
+    );
+    open_page(browser, &url).await;
+    assert!(click(browser, "#new-game").await, "new game");
+    let texas = table.variant == "texas42";
+    let started = Instant::now();
+    let (mut hands, mut sets, mut bids, mut named, mut tricks, mut follows) = (0, 0, 0, 0, 0, 0);
+    let (mut shot_auction, mut shot_contract, mut shot_trick, mut checked, mut hinted) =
+        (false, false, false, false, false);
+    let mut special = Vec::new();
+    loop {
+        let page = probe_playing(browser, started, table.variant).await;
+        let seen = browser
+            .execute(TRICK_PROBE, vec![])
+            .await
+            .expect("the table");
+        if page["nextHand"] == true || page["again"] == true {
+            let ended = browser
+                .execute(
+                    "return window.pipsPlayground.finished?.ended ?? null;",
+                    vec![],
+                )
+                .await
+                .expect("the hand's end");
+            if !ended.is_null() {
+                hands += 1;
+                let [title, how] =
+                    [0, 1].map(|i| seen["banner"][i].as_str().unwrap_or_default().to_owned());
+                let reason = ended["reason"].as_str().unwrap_or_default();
+                let events = replayed_events(browser, server).await;
+                let decided = events
+                    .iter()
+                    .rev()
+                    .find_map(|e| e.get("handDecided"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                // The winning bid, when it was a points bid.
+                let points_bid = events
+                    .iter()
+                    .rev()
+                    .find_map(|e| e.get("auctionWon"))
+                    .and_then(|won| won["bid"]["points"].as_u64());
+                match reason {
+                    "HAND_END_REASON_ALL_PASSED" => {
+                        assert!(title.contains("everyone passed"), "{title}")
+                    }
+                    "HAND_END_REASON_MADE" | "HAND_END_REASON_SET" => {
+                        let made = reason == "HAND_END_REASON_MADE";
+                        assert_eq!(decided["made"].as_bool(), Some(made), "{decided}");
+                        // (At the match's end the title names the winner.)
+                        assert!(
+                            page["again"] == true
+                                || title.contains(if made { " made " } else { " set." }),
+                            "the banner says made or set: {title}"
+                        );
+                        assert!(
+                            how.contains(if made { ": made: " } else { ": set: " }),
+                            "and why: {how}"
+                        );
+                        // What each side took, as the server counted it.
+                        let taken: Vec<(u64, u64)> = seen["revealed"]
+                            .as_array()
+                            .expect("sides")
+                            .iter()
+                            .map(|p| (p[0].as_u64().unwrap_or(0), p[1].as_u64().unwrap_or(0)))
+                            .collect();
+                        let bidder = ended["bidder"].as_u64().unwrap_or(0);
+                        if texas {
+                            // (Play stops once decided: the hand's end is its decision.)
+                            let side = usize::try_from(bidder % 2).expect("a side");
+                            assert_eq!(
+                                taken[side],
+                                (
+                                    decided["biddersTricks"].as_u64().unwrap_or(0),
+                                    decided["biddersPoints"].as_u64().unwrap_or(0)
+                                ),
+                                "the bidders' tricks and points: {how}"
+                            );
+                            assert_eq!(
+                                taken[1 - side],
+                                (
+                                    decided["othersTricks"].as_u64().unwrap_or(0),
+                                    decided["othersPoints"].as_u64().unwrap_or(0)
+                                ),
+                                "the others' tricks and points: {how}"
+                            );
+                            if let (false, Some(b)) = (made, points_bid) {
+                                // A points bid set: "more than 42 − b".
+                                let more = format!("more than 42 − {b}");
+                                assert!(how.contains(&more), "{how}");
+                            }
+                        } else {
+                            // Moon plays every trick out.
+                            assert_eq!(taken.iter().map(|t| t.0).sum::<u64>(), 7, "{taken:?}");
+                        }
+                        if !made {
+                            if sets == 0 {
+                                screenshot(browser, &shot("set-hand")).await;
+                            }
+                            sets += 1;
+                        }
+                    }
+                    other => panic!("a trick hand ended by {other}"),
+                }
+                // The scores (a tally of marks at Texas 42) are the server's.
+                let scores = &replay_record(browser, server).await["state"]["scores"];
+                let shown = shown_scores(browser).await;
+                assert_eq!(json!(shown), *scores, "the scores after hand {hands}");
+                if texas {
+                    assert_eq!(seen["tally"], *scores, "the marks' tally");
+                }
+                assert_fits(browser, width, "the end of a hand").await;
+            }
+            if page["again"] == true {
+                break;
+            }
+            assert!(click(browser, "#next-hand").await, "next hand");
+            continue;
+        }
+        if page["busy"] == true || page["toAct"] != 0 {
+            tokio::time::sleep(Duration::from_millis(15)).await;
+            continue;
+        }
+        assert_turn_in_view(&page, width, table.variant);
+        // The auction, a call each, the standing bid lit.
+        assert_eq!(seen["calls"], seen["auction"], "a call each: {seen}");
+        let standing = if seen["standingSeat"].is_null() {
+            json!([])
+        } else {
+            json!([seen["standingSeat"]])
+        };
+        assert_eq!(seen["standing"], standing, "the standing bid lit: {seen}");
+        let hand = page["hand"].as_u64().unwrap_or(0);
+        match seen["stage"].as_str().unwrap_or_default() {
+            "TRICK_STAGE_BIDDING" => {
+                assert_eq!(seen["bids"], seen["legalBids"], "a button a bid: {seen}");
+                if !shot_auction && seen["auction"].as_u64().unwrap_or(0) >= 2 {
+                    shot_auction = true;
+                    assert_fits(browser, width, "the auction").await;
+                    screenshot(browser, &shot("auction")).await;
+                }
+                bids += 1;
+                // The lowest bid; at Texas 42 every third hand 42 (a
+                // marks bid, after which nello and sevens may be named);
+                // else a pass.
+                let called = browser
+                    .execute(
+                        "const [hand, texas] = arguments; \
+                         const bids = [...document.querySelectorAll('#other-moves button.bid')]; \
+                         const pass = document.querySelector('#other-moves button.move.primary'); \
+                         const choice = hand % 3 === 1 && texas ? bids.find((b) => b.textContent === '42') ?? bids[0] \
+                           : hand % 3 === 2 ? pass : bids[0] ?? pass; \
+                         if (choice) choice.click(); return !!choice;",
+                        vec![json!(hand), json!(texas)],
+                    )
+                    .await
+                    .expect("a call");
+                assert_eq!(called, json!(true), "a call to make: {seen}");
+            }
+            "TRICK_STAGE_NAMING" => {
+                let offered: Vec<String> = seen["contracts"]
+                    .as_array()
+                    .expect("contracts")
+                    .iter()
+                    .map(|c| c.as_str().unwrap_or_default().to_owned())
+                    .collect();
+                assert_eq!(
+                    json!(offered.len()),
+                    seen["legalContracts"],
+                    "a button a contract: {seen}"
+                );
+                let wanted = ["Nello", "Sevens"]
+                    .into_iter()
+                    .find(|c| offered.iter().any(|o| o == c) && !special.contains(c));
+                if !shot_contract && (wanted.is_some() || !texas) {
+                    shot_contract = true;
+                    assert_fits(browser, width, "the contract chooser").await;
+                    screenshot(browser, &shot("contract")).await;
+                }
+                named += 1;
+                let index = wanted
+                    .and_then(|c| offered.iter().position(|o| o == c))
+                    .unwrap_or(0);
+                if let Some(c) = wanted {
+                    special.push(c);
+                }
+                let chosen = browser
+                    .execute(
+                        "const b = document.querySelectorAll('#other-moves button.contract')[arguments[0]]; if (b) b.click(); return !!b;",
+                        vec![json!(index)],
+                    )
+                    .await
+                    .expect("name the contract");
+                assert_eq!(chosen, json!(true));
+            }
+            _ => {
+                // The widow's discard or a trick: exactly the server's tiles lit.
+                let mut lit: Vec<String> = seen["lit"]
+                    .as_array()
+                    .expect("lit")
+                    .iter()
+                    .map(|t| t.as_str().unwrap_or_default().to_owned())
+                    .collect();
+                let mut legal: Vec<String> = seen["legalTiles"]
+                    .as_array()
+                    .expect("legal")
+                    .iter()
+                    .map(|t| t.as_str().unwrap_or_default().to_owned())
+                    .collect();
+                lit.sort();
+                legal.sort();
+                assert_eq!(lit, legal, "the tiles lit are the legal ones: {seen}");
+                if seen["stage"] == "TRICK_STAGE_PLAYING" {
+                    tricks += 1;
+                    assert_eq!(
+                        seen["spots"], seen["trick"],
+                        "each tile of the trick by its player: {seen}"
+                    );
+                    let centre = seen["centre"].as_str().unwrap_or_default();
+                    if seen["trick"].as_u64().unwrap_or(0) > 0 {
+                        assert!(centre.contains("wins so far"), "what wins: {centre}");
+                        let turn = page["turnLine"].as_str().unwrap_or_default();
+                        if (lit.len() as u64) < seen["hand"].as_u64().unwrap_or(0)
+                            && !centre.contains("No suits")
+                        {
+                            follows += 1;
+                            assert!(
+                                turn.contains("follow") && centre.contains("Led: "),
+                                "{turn} / {centre}"
+                            );
+                        }
+                    }
+                    // The tricks each side took, as the view counts them.
+                    let taken: Vec<Value> = seen["taken"]
+                        .as_array()
+                        .expect("taken")
+                        .iter()
+                        .map(|p| p[0].clone())
+                        .collect();
+                    assert_eq!(json!(taken), seen["wonBySide"], "the tricks taken: {seen}");
+                    if !shot_trick && seen["trick"].as_u64().unwrap_or(0) >= 2 {
+                        shot_trick = true;
+                        assert_fits(browser, width, "a trick").await;
+                        screenshot(browser, &shot("trick")).await;
+                    }
+                    if !checked && seen["trick"].as_u64().unwrap_or(0) >= 1 {
+                        checked = true;
+                        check_panel_rules_and_reload(browser, table.variant).await;
+                        continue;
+                    }
+                    if !hinted && seen["trick"].as_u64().unwrap_or(0) >= 1 && hands >= 1 {
+                        hinted = true;
+                        take_hint(browser, server, &shot("hint")).await;
+                        continue;
+                    }
+                }
+                // (A click may miss a tile the page just redrew: the loop
+                // then reads the page again.)
+                click(browser, "#hand button.playable").await;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    }
+    // The end of the match: the winner, and the server's scores.
+    let title = text(browser, "#banner-title").await;
+    assert!(
+        title.contains("won the match") || title.contains("draw"),
+        "{title}"
+    );
+    let (_, view) = finished_match(browser, server).await;
+    assert_eq!(
+        json!(shown_scores(browser).await),
+        view["scores"],
+        "the page's scores are the server's"
+    );
+    assert!(
+        shot_auction && shot_trick && sets > 0,
+        "{}: an auction, a trick and a set hand seen",
+        table.variant
+    );
+    assert!(
+        shot_contract,
+        "{}: the contract chooser seen",
+        table.variant
+    );
+    assert!(
+        checked && hinted,
+        "{}: the panel, a reload and a hint",
+        table.variant
+    );
+    if texas {
+        assert!(
+            special.len() == 2,
+            "nello and sevens named from the chooser: {special:?}"
+        );
+    }
+    assert_fits(browser, width, "the end of the match").await;
+    screenshot(browser, &shot("match-end")).await;
+    println!(
+        "{} {}: {hands} hands ({sets} set), {bids} calls, {named} contracts, {tricks} tiles ({follows} following suit) by click, {:.1} s",
+        width.name,
+        table.variant,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Plays both trick games against the computer at `width`, and a Texas 42
+/// hand with your partner at the same device.
+async fn play_tricks_at(width: Width) {
+    let server = TestServer::start().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-tricks-{}", width.name));
+    let _ = std::fs::remove_dir_all(&profile);
+    let browser = open_browser(port, &profile, &width).await;
+    for table in &TRICK_TABLES {
+        play_trick_match(&browser, &server, &width, table).await;
+    }
+    pass_and_play(&browser, &server, &width, &TEXAS_TOGETHER).await;
+    browser.close().await.expect("close the browser");
+    server.stop().await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_trick_games_on_a_desktop() {
+    play_tricks_at(DESKTOP).await;
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_plays_trick_games_on_a_phone() {
+    play_tricks_at(PHONE).await;
 }
