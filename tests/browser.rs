@@ -23,6 +23,20 @@
 //! overflows and touch targets are 44 px. Screenshots mid-round, of what
 //! waits, of a choice, at a round's end and the match's end.
 //!
+//! At the trick games it plays a whole `texas42` match (with nello,
+//! plunge, splash and sevens on) and a whole `moon` match, by clicking
+//! bids, contracts, the widow's discard and tiles: the auction is drawn
+//! call by call with the standing bid lit and a button for each bid the
+//! server allows, the contract chooser offers exactly the server's
+//! contracts (nello and sevens among them), exactly the tiles that may be
+//! played are lit (those that follow suit), the trick shows each tile by
+//! its player with the led suit and what wins, each hand's end says made
+//! or set and why with the tricks and points the server counted, and the
+//! marks (a tally) are the server's; a Texas 42 hand is played with the
+//! partner at the same device and a whole match with the partner by link.
+//! Screenshots of the auction, the contract chooser, a trick, a set hand
+//! and the match's end at both widths.
+//!
 //! Ignored by default, as it needs Debian's `chromium` and
 //! `chromium-driver`; `.ci/run` installs them and runs it with
 //! `cargo test --test browser -- --ignored`. Run without them, it fails.
