@@ -1687,6 +1687,8 @@ const t = v.tricks ?? {};
 const legal = (v.legalMoves ?? []);
 const texts = (sel) => [...document.querySelectorAll(sel)].map((el) => el.textContent);
 return {
+  ready: !g.busy && !g.paused && g.toAct === 0 && g.cover === null,
+  turn: document.querySelector('#turn').textContent,
   stage: t.stage ?? null,
   calls: document.querySelectorAll('#layout .auction .call:not(.next)').length,
   auction: (t.auction ?? []).length,
@@ -1866,7 +1868,8 @@ async fn play_trick_match(
             assert!(click(browser, "#next-hand").await, "next hand");
             continue;
         }
-        if page["busy"] == true || page["toAct"] != 0 {
+        // (Everything checked below is read in one round trip, `seen`.)
+        if seen["ready"] != true {
             tokio::time::sleep(Duration::from_millis(15)).await;
             continue;
         }
@@ -1968,7 +1971,7 @@ async fn play_trick_match(
                     let centre = seen["centre"].as_str().unwrap_or_default();
                     if seen["trick"].as_u64().unwrap_or(0) > 0 {
                         assert!(centre.contains("wins so far"), "what wins: {centre}");
-                        let turn = page["turnLine"].as_str().unwrap_or_default();
+                        let turn = seen["turn"].as_str().unwrap_or_default();
                         if (lit.len() as u64) < seen["hand"].as_u64().unwrap_or(0)
                             && !centre.contains("No suits")
                         {
