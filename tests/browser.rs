@@ -1695,6 +1695,7 @@ return {
   standing: [...document.querySelectorAll('#layout .auction .call.standing')].map((el) => Number(el.dataset.seat)),
   standingSeat: (t.auction ?? []).findLast((c) => c.bid)?.seat ?? null,
   bids: document.querySelectorAll('#other-moves button.bid').length,
+  plunges: texts('#other-moves button.bid').filter((b) => /^(Plunge|Splash)/.test(b)).length,
   legalBids: legal.filter((m) => m.bid).length,
   contracts: texts('#other-moves button.contract'),
   legalContracts: legal.filter((m) => m.contract).length,
@@ -1759,6 +1760,8 @@ async fn play_trick_match(
     let (mut shot_auction, mut shot_contract, mut shot_trick, mut checked, mut hinted) =
         (false, false, false, false, false);
     let mut special = Vec::new();
+    // Plunge and splash bids offered (your doubles allowing).
+    let mut plunges = 0;
     loop {
         let page = probe_playing(browser, started, table.variant).await;
         let seen = browser
@@ -1886,6 +1889,11 @@ async fn play_trick_match(
         match seen["stage"].as_str().unwrap_or_default() {
             "TRICK_STAGE_BIDDING" => {
                 assert_eq!(seen["bids"], seen["legalBids"], "a button a bid: {seen}");
+                let offered = seen["plunges"].as_u64().unwrap_or(0);
+                if offered > 0 && plunges == 0 {
+                    screenshot(browser, &shot("auction-splash")).await;
+                }
+                plunges += offered;
                 if !shot_auction && seen["auction"].as_u64().unwrap_or(0) >= 2 {
                     shot_auction = true;
                     assert_fits(browser, width, "the auction").await;
@@ -2041,6 +2049,7 @@ async fn play_trick_match(
         table.variant
     );
     if texas {
+        assert!(plunges > 0, "a plunge or splash bid offered");
         assert!(
             special.len() == 2,
             "nello and sevens named from the chooser: {special:?}"
@@ -2049,7 +2058,7 @@ async fn play_trick_match(
     assert_fits(browser, width, "the end of the match").await;
     screenshot(browser, &shot("match-end")).await;
     println!(
-        "{} {}: {hands} hands ({sets} set), {bids} calls, {named} contracts, {tricks} tiles ({follows} following suit) by click, {:.1} s",
+        "{} {}: {hands} hands ({sets} set), {bids} calls ({plunges} plunge or splash bids offered), {named} contracts, {tricks} tiles ({follows} following suit) by click, {:.1} s",
         width.name,
         table.variant,
         started.elapsed().as_secs_f64()
