@@ -12,7 +12,11 @@
 //! the then-open ends as impossible in every slot the seat then held. (A
 //! tile played is taken from the earliest slot that allows it; since a
 //! slot's impossible tiles only grow while it is held, earlier slots rule
-//! out more, and this choice keeps every deal some other choice allows.)
+//! out more, and this choice keeps every deal some other choice allows.
+//! At a train table a seat may also have surely held a tile of some set
+//! in one of some slots (its opening chain went on): a tile played that
+//! is of the set comes from one of those slots, and any other leaves the
+//! last free one of them free.)
 //!
 //! [`Knowledge::sample`] deals the unknown tiles into the open slots
 //! (other seats' hands) and the boneyard, most constrained slot first, and
@@ -219,10 +223,7 @@ impl<'a> Knowledge<'a> {
                         own_played.insert(tile);
                     } else if other {
                         let slots = &mut held[usize::from(seat)];
-                        let Some(at) = slots
-                            .iter()
-                            .position(|&i| !knowledge.slots[i].impossible.contains(tile))
-                        else {
+                        let Some(at) = knowledge.pin(slots, tile) else {
                             knowledge.fallback();
                             return knowledge;
                         };
@@ -339,6 +340,48 @@ impl<'a> Knowledge<'a> {
         knowledge.own_start = view.hand().or(own_played).minus(own_drawn);
         knowledge.complete = true;
         knowledge
+    }
+
+    /// Which of a seat's `held` slots (a position in it) a tile it played
+    /// came from: the earliest that allows the tile (see the module's
+    /// documentation), but with what the seat surely held in mind. A tile
+    /// of a set the seat surely held in one of some slots, none of them
+    /// yet known to hold one, comes from one of those slots; any other
+    /// tile leaves the last free one of them free. (Taking the earliest
+    /// slot regardless could take every slot a need lists for tiles that
+    /// were drawn later, and no deal would then meet the need.) `None`
+    /// when no held slot allows the tile.
+    fn pin(&self, held: &[usize], tile: Tile) -> Option<usize> {
+        let allows = |i: usize| !self.slots[i].impossible.contains(tile);
+        let open_needs = || {
+            self.needs.iter().filter(|(slots, set)| {
+                !slots
+                    .iter()
+                    .any(|&i| self.slots[i].tile.is_some_and(|t| set.contains(t)))
+            })
+        };
+        // A need this tile meets: it came from one of its slots.
+        for (slots, set) in open_needs() {
+            if set.contains(tile)
+                && let Some(at) = held.iter().position(|i| allows(*i) && slots.contains(i))
+            {
+                return Some(at);
+            }
+        }
+        // Otherwise the earliest slot that leaves every open need a free
+        // slot; failing that, the earliest (the replay then decides).
+        let keeps_needs = |i: usize| {
+            open_needs().all(|(slots, set)| {
+                set.contains(tile)
+                    || !slots.contains(&i)
+                    || slots
+                        .iter()
+                        .any(|&j| j != i && self.slots[j].tile.is_none())
+            })
+        };
+        held.iter()
+            .position(|&i| allows(i) && keeps_needs(i))
+            .or_else(|| held.iter().position(|&i| allows(i)))
     }
 
     /// At a trick game: one slot per tile each other seat holds now, each

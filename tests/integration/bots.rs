@@ -419,3 +419,28 @@ fn without_points_in_play_looking_ahead_changes_nothing() {
     }
     assert!(positions > 1000, "{positions} positions");
 }
+
+/// A Mexican Train position where the seat opened with a chain of three
+/// on its own train (so its dealt tiles held a 4 for the chain to go on)
+/// and later played several tiles it had drawn: the deal is still
+/// sampled. (The tiles it played used to be pinned to its earliest slots,
+/// the drawn ones among them, until no dealt slot was left free for the
+/// 4, and no sample met the chain.)
+#[test]
+fn a_played_tile_leaves_free_a_slot_the_seat_surely_held_a_tile_in() {
+    let game = position(813, 4887076857770489024, 100);
+    assert_eq!(game.variant(), "mexican_train");
+    let seat = game.to_act();
+    let view = game.view(seat).expect("seat");
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..20 {
+        let world = view
+            .knowledge()
+            .sample(&mut rng)
+            .expect("a consistent deal");
+        assert_eq!(
+            world.view(seat).expect("seat").history().count(),
+            view.history().count()
+        );
+    }
+}
