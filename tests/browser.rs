@@ -666,6 +666,16 @@ async fn finished_match(browser: &Client, server: &TestServer) -> (Value, Value)
     (state, view)
 }
 
+/// The playground's address for a match against greedy computer seats,
+/// played without pauses: the game, its seats and seed, and `more` of the
+/// options (`&rounds=2`).
+fn match_url(server: &TestServer, variant: &str, players: u32, seed: u64, more: &str) -> String {
+    format!(
+        "{}/?delay=0&variant={variant}&players={players}&seed={seed}{more}&level=BOT_LEVEL_GREEDY",
+        server.url()
+    )
+}
+
 /// Plays one whole match at `table` by clicking, with screenshots of the
 /// first hand's middle and end and of the match's end.
 async fn play_match(
@@ -676,13 +686,7 @@ async fn play_match(
     quick_start: bool,
 ) {
     let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
-    let url = format!(
-        "{}/?delay=0&variant={}&players={}&seed={}&level=BOT_LEVEL_GREEDY",
-        server.url(),
-        table.variant,
-        table.players,
-        table.seed
-    );
+    let url = match_url(server, table.variant, table.players, table.seed, "");
     open_page(browser, &url).await;
     if quick_start {
         // The start page: an invitation and one button to a muggins game.
@@ -901,14 +905,8 @@ const MUGGINS_TOGETHER: Together = Together {
 /// turn of the other person a screen asks to pass the device and hides
 /// the hand (and the state panel) until it is taken.
 async fn pass_and_play(browser: &Client, server: &TestServer, width: &Width, game: &Together) {
-    let url = format!(
-        "{}/?delay=0&variant={}&players={}&seed={}&mode=people&people={}&level=BOT_LEVEL_GREEDY",
-        server.url(),
-        game.variant,
-        game.players,
-        game.seed,
-        game.person
-    );
+    let people = format!("&mode=people&people={}", game.person);
+    let url = match_url(server, game.variant, game.players, game.seed, &people);
     open_page(browser, &url).await;
     assert!(click(browser, "#new-game").await, "new game");
     let started = Instant::now();
@@ -1045,11 +1043,8 @@ async fn replayed_round(browser: &Client, server: &TestServer) -> (Vec<i64>, Vec
             .map(|items| items.iter().map(|n| n.as_i64().unwrap_or(0)).collect())
             .unwrap_or_default()
     };
-    let ended = replayed["steps"]
-        .as_array()
-        .expect("steps")
-        .iter()
-        .flat_map(|step| step["events"].as_array().cloned().unwrap_or_default())
+    let ended = replayed_events(&replayed)
+        .into_iter()
         .rev()
         .find(|event| event.get("handEnded").is_some())
         .expect("a round ended");
@@ -1067,14 +1062,8 @@ async fn replayed_round(browser: &Client, server: &TestServer) -> (Vec<i64>, Vec
 /// match's end, with the ranking.
 async fn play_hub_match(browser: &Client, server: &TestServer, width: &Width, table: &HubTable) {
     let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
-    let url = format!(
-        "{}/?delay=0&variant={}&players={}&seed={}&rounds={}&level=BOT_LEVEL_GREEDY",
-        server.url(),
-        table.variant,
-        table.players,
-        table.seed,
-        table.rounds
-    );
+    let rounds = format!("&rounds={}", table.rounds);
+    let url = match_url(server, table.variant, table.players, table.seed, &rounds);
     open_page(browser, &url).await;
     assert!(click(browser, "#new-game").await, "new game");
     let started = Instant::now();
@@ -1714,10 +1703,8 @@ return {
 };
 "#;
 
-/// The events of the page's match so far, the record replayed by the
-/// server.
-async fn replayed_events(browser: &Client, server: &TestServer) -> Vec<Value> {
-    let replayed = replay_record(browser, server).await;
+/// Every event of a replayed record (`Replay`'s answer), in order.
+fn replayed_events(replayed: &Value) -> Vec<Value> {
     replayed["steps"]
         .as_array()
         .expect("steps")
@@ -1744,14 +1731,8 @@ async fn play_trick_match(
     table: &TrickTable,
 ) {
     let shot = |stage: &str| format!("{}-{}-{stage}", width.name, table.variant);
-    let url = format!(
-        "{}/?delay=0&variant={}&players={}&seed={}&extras={}&level=BOT_LEVEL_GREEDY",
-        server.url(),
-        table.variant,
-        table.players,
-        table.seed,
-        table.extras
-    );
+    let extras = format!("&extras={}", table.extras);
+    let url = match_url(server, table.variant, table.players, table.seed, &extras);
     open_page(browser, &url).await;
     assert!(click(browser, "#new-game").await, "new game");
     let texas = table.variant == "texas42";
@@ -1781,7 +1762,9 @@ async fn play_trick_match(
                 let [title, how] =
                     [0, 1].map(|i| seen["banner"][i].as_str().unwrap_or_default().to_owned());
                 let reason = ended["reason"].as_str().unwrap_or_default();
-                let events = replayed_events(browser, server).await;
+                // The server's account: the record replayed, once.
+                let replayed = replay_record(browser, server).await;
+                let events = replayed_events(&replayed);
                 let decided = events
                     .iter()
                     .rev()
@@ -1857,7 +1840,7 @@ async fn play_trick_match(
                     other => panic!("a trick hand ended by {other}"),
                 }
                 // The scores (a tally of marks at Texas 42) are the server's.
-                let scores = &replay_record(browser, server).await["state"]["scores"];
+                let scores = &replayed["state"]["scores"];
                 let shown = shown_scores(browser).await;
                 assert_eq!(json!(shown), *scores, "the scores after hand {hands}");
                 if texas {
