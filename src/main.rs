@@ -140,20 +140,33 @@ struct Cli {
     /// keeps no tables and refuses their calls.
     #[arg(long, env = "PIPS_TABLES_DB", default_value = DEFAULT_TABLES_DB)]
     tables_db: String,
-    /// Seconds a table nobody touches (no move, no open, no page watching
-    /// it) is kept before it is deleted.
+    /// Seconds a table nobody plays at (no person's move, no rematch) is
+    /// kept before it is deleted; opening its links or watching it does
+    /// not keep it.
     #[arg(long, env = "PIPS_TABLES_EXPIRE_SECS", default_value_t = 24 * 60 * 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     tables_expire_secs: u64,
-    /// Tables one client address may create in a minute (a burst of as
-    /// many, then one every 60/n seconds).
+    /// Tables one client address (IPv6: its /64) may create in a minute on
+    /// a server (a burst of as many, then one every 60/n seconds); its
+    /// network (IPv4 /24, IPv6 /48) ten times as many, its block (IPv4
+    /// /16, IPv6 /32) a hundred times.
     #[arg(long, env = "PIPS_TABLES_PER_MINUTE", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..))]
     tables_per_minute: u32,
-    /// Tables kept at once (on a shared database: by all its servers);
-    /// past it, creating one is refused until some expire.
-    #[arg(long, env = "PIPS_TABLES_MAX", default_value_t = 100_000)]
+    /// Tables kept at once (on a shared database: by all its servers).
+    /// At it, a new table takes the place of the table played least
+    /// recently of the client keeping the most (when it keeps more than
+    /// the creator); the creator is refused only when it keeps as many as
+    /// anyone.
+    #[arg(long, env = "PIPS_TABLES_MAX", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
     tables_max: u64,
+    /// Tables one client address (IPv6: its /64) may keep at once; its
+    /// network (IPv4 /24, IPv6 /48) ten times as many, its block (IPv4
+    /// /16, IPv6 /32) a hundred times (each at most --tables-max).
+    #[arg(long, env = "PIPS_TABLES_PER_ADDRESS", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    tables_per_address: u64,
     /// Proxies (addresses or ranges, comma-separated: `127.0.0.1`,
     /// `10.0.0.0/8`) whose `X-Forwarded-For` header names the client, so
     /// that the limits per client address count clients behind the load
@@ -378,6 +391,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         table_limits: pips::tables::limits::TableLimits {
             creations_per_minute: cli.tables_per_minute,
             most_tables: cli.tables_max,
+            tables_per_address: cli.tables_per_address,
             ..pips::tables::limits::TableLimits::default()
         },
         trusted_proxies: cli.trusted_proxies.clone(),

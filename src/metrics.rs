@@ -72,6 +72,24 @@ pub struct Metrics {
     /// Connections closed at once because they held answers they did not
     /// read while the server's answer budget was spent.
     pub evicted: Counter,
+    /// How late the sweeper played tables' due turns (a person's timer
+    /// run out, a computer seat's move its server left), by kind.
+    pub turn_lateness: Family<TurnLabels, Histogram, fn() -> Histogram>,
+}
+
+/// The label of a due turn: `timeout` (a person's timer ran out) or
+/// `computer` (a computer seat's move).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TurnLabels {
+    /// `timeout` or `computer`.
+    pub kind: &'static str,
+}
+
+/// Lateness buckets, in seconds: 10 ms to a minute.
+fn lateness_histogram() -> Histogram {
+    Histogram::new([
+        0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0, 60.0,
+    ])
 }
 
 /// Latency buckets, in seconds: 50 µs to 5 s.
@@ -94,6 +112,9 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let refusals = Family::<ReasonLabels, Counter>::default();
     let connections = Gauge::default();
     let evicted = Counter::default();
+    let turn_lateness = Family::<TurnLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+        lateness_histogram,
+    );
     registry.register(
         "pips_calls",
         "Calls answered, by RPC, protocol and gRPC code",
@@ -129,6 +150,12 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "Connections closed at once for holding unread answers while the answer budget was spent",
         evicted.clone(),
     );
+    registry.register(
+        "pips_table_turn_lateness_seconds",
+        "How late tables' due turns were played (a person's timer run out, or a computer seat's \
+         move), from when they were due, by kind",
+        turn_lateness.clone(),
+    );
     registry.register_collector(Box::new(ProcessCollector));
     Metrics {
         registry,
@@ -139,6 +166,7 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         refusals,
         connections,
         evicted,
+        turn_lateness,
     }
 });
 

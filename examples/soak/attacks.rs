@@ -17,7 +17,7 @@ use tokio::net::TcpStream;
 use tokio::task::JoinSet;
 use tonic::transport::Channel;
 
-use super::{costly, hostile, seats};
+use super::{costly, hostile, seats, tables};
 
 /// One way of misbehaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,6 +78,12 @@ pub enum Attack {
     /// before reading the answer, as Python's `http.client` does; the 413s
     /// they read are counted.
     OversizeBodies,
+    /// `--attackers` tables of two people on one-second turn timers that
+    /// nobody answers (the server must keep tables, with creation limits
+    /// raised and `--tables-expire-secs` the attack's length), while ten
+    /// people at tables of their own see how late their two-second
+    /// timers are played.
+    TimerFlood,
 }
 
 /// What the attacks aim at, and what they send.
@@ -101,6 +107,8 @@ pub struct Target {
     /// How the hostile requests (or the oversize bodies, or the scrapes)
     /// were answered.
     pub answered: Arc<hostile::Answered>,
+    /// What the table attacks counted.
+    pub tables: Arc<tables::TableCounts>,
 }
 
 /// Gives each of `calls` callers one of at most 64 connections to `addr`.
@@ -169,6 +177,9 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
     ) {
         return run_calls(attack, &target, attackers, stop).await;
     }
+    if attack == Attack::TimerFlood {
+        return tables::timer_flood(target.addr, attackers, stop, Arc::clone(&target.tables)).await;
+    }
     if matches!(attack, Attack::IdleSeats | Attack::IdleSeatsEvents) {
         let events = attack == Attack::IdleSeatsEvents;
         return seats::idle_seats(target.addr, attackers, stop, events).await;
@@ -217,7 +228,8 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
                     | Attack::SuggestFlood
                     | Attack::SuggestDeadlines
                     | Attack::IdleSeats
-                    | Attack::IdleSeatsEvents => false,
+                    | Attack::IdleSeatsEvents
+                    | Attack::TimerFlood => false,
                 };
                 if !held {
                     // Refused or reset: try again shortly, as an attacker would.

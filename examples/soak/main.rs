@@ -35,6 +35,7 @@ mod attacks;
 mod costly;
 mod hostile;
 mod seats;
+mod tables;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -449,6 +450,7 @@ async fn under_attack(
             Vec::new()
         },
         answered: Arc::new(hostile::Answered::default()),
+        tables: Arc::new(tables::TableCounts::default()),
     });
     let scrapes = Arc::new(hostile::Answered::default());
     println!(
@@ -488,7 +490,12 @@ async fn under_attack(
         })
         .enable_all()
         .build()?;
-    for (phase, seconds) in PHASES {
+    let mut timer_lines = Vec::new();
+    if let (Attack::TimerFlood, Some(metrics)) = (attack, args.metrics_addr) {
+        let end = Instant::now() + Duration::from_secs(args.seconds + 15);
+        tokio::spawn(tables::timeouts_by_window(metrics, end));
+    }
+    for (index, (phase, seconds)) in PHASES.into_iter().enumerate() {
         let seconds = seconds.unwrap_or(args.seconds);
         let stop = Instant::now() + Duration::from_secs(seconds);
         let calls = Arc::new(Mutex::new(attacks::Calls::default()));
@@ -509,6 +516,24 @@ async fn under_attack(
         });
         // Under `metrics-hold`, a scraper (at the clients' priority) must
         // get through in every phase.
+        // Under `timer-flood`, people at tables of their own see how late
+        // their timers are played, in every phase.
+        let timers = (attack == Attack::TimerFlood).then(|| {
+            let counts = Arc::new(tables::TableCounts::default());
+            let phase_no = u8::try_from(index + 1).unwrap_or(1);
+            let task = tokio::spawn(tables::late_timers(
+                args.addr,
+                phase_no,
+                10,
+                stop,
+                Arc::clone(&counts),
+            ));
+            (task, counts)
+        });
+        let played_before = match (attack, args.metrics_addr) {
+            (Attack::TimerFlood, Some(metrics)) => tables::timeouts_played(metrics).await,
+            _ => None,
+        };
         let scraper = match (attack, args.metrics_addr) {
             (Attack::MetricsHold, Some(metrics)) => Some(tokio::spawn(hostile::scrape(
                 metrics,
@@ -550,6 +575,39 @@ async fn under_attack(
         if let Some(scraper) = scraper {
             let _ = scraper.await;
         }
+        if let Some((task, counts)) = timers {
+            let _ = task.await;
+            let mut late = counts
+                .late
+                .lock()
+                .map(|late| late.clone())
+                .unwrap_or_default();
+            late.sort_unstable();
+            let at = |fraction: f64| {
+                late.get(((late.len().saturating_sub(1)) as f64 * fraction).round() as usize)
+                    .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
+            };
+            let mut line = format!(
+                "{phase}: people's 2 s timers played late by p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms ({} timeouts)",
+                at(0.5),
+                at(0.99),
+                at(1.0),
+                late.len()
+            );
+            let played_after = match args.metrics_addr {
+                Some(metrics) => tables::timeouts_played(metrics).await,
+                None => None,
+            };
+            if let (Some(before), Some(after)) = (played_before, played_after) {
+                let (all, within) = (after.0 - before.0, after.1 - before.1);
+                line.push_str(&format!(
+                    "; the server played {all:.0} timed-out turns ({:.0} a second), {:.2}% within 1 s of due",
+                    all / seconds as f64,
+                    100.0 * within / all.max(1.0)
+                ));
+            }
+            timer_lines.push(line);
+        }
         if let Some(attackers) = attackers {
             let _ = attackers.await;
             attack_max = max;
@@ -572,6 +630,9 @@ async fn under_attack(
             end.1,
             max.1,
         );
+    }
+    for line in timer_lines {
+        println!("{line}");
     }
     let (before, after) = (ends[0], ends[2]);
     println!(

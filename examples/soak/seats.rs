@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use pips::proto::table_service_client::TableServiceClient;
 use pips::proto::{self, seat_plan};
 use tokio::task::JoinSet;
-use tonic::transport::{Channel, Endpoint};
+
+use super::tables::connect_from;
 
 /// Seats at a table.
 const SEATS: usize = 4;
@@ -41,17 +42,6 @@ struct Counts {
     refused: AtomicU64,
 }
 
-/// A connection to `addr` from `from`.
-async fn connect(addr: SocketAddr, from: IpAddr) -> Option<Channel> {
-    Endpoint::from_shared(format!("http://{addr}"))
-        .ok()?
-        .local_address(Some(from))
-        .tcp_nodelay(true)
-        .connect()
-        .await
-        .ok()
-}
-
 /// Table `index`: created and watched from each seat, held until `stop`;
 /// the seats it holds and the refusals it meets are counted in `counts`.
 async fn table(
@@ -64,7 +54,7 @@ async fn table(
     let k = u32::try_from(index / TABLES_PER_ADDRESS + 1).ok()?;
     let [.., high, low] = k.to_be_bytes();
     let from = IpAddr::V4(Ipv4Addr::new(127, 3, high, low));
-    let first = TableServiceClient::new(connect(addr, from).await?);
+    let first = TableServiceClient::new(connect_from(addr, from).await?);
     let person = proto::SeatPlan {
         who: Some(seat_plan::Who::Person(proto::PersonSeat {})),
     };
@@ -95,7 +85,7 @@ async fn table(
         let client = if seat == 0 {
             first.clone()
         } else {
-            TableServiceClient::new(connect(addr, from).await?)
+            TableServiceClient::new(connect_from(addr, from).await?)
         };
         let request = proto::WatchRequest {
             link: link.link.clone(),

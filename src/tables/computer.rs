@@ -17,6 +17,7 @@ use crate::service::pool::ConnectionId;
 
 use super::Tables;
 use super::settings::Settings;
+use super::store::{SeatRow, TableRow};
 use super::table::{By, COMPUTER, database, level_of, read_state};
 use super::turn::{NextTurn, next_turn};
 
@@ -37,7 +38,7 @@ impl Tables {
         let tables = Arc::clone(self);
         tokio::spawn(async move {
             for _ in 0..MOST_IN_A_ROW {
-                match tables.play_one_computer(&id, false).await {
+                match tables.play_one_computer(&id).await {
                     Ok(true) => {}
                     Ok(false) => return,
                     Err(error) => {
@@ -50,34 +51,36 @@ impl Tables {
     }
 
     /// Plays one move of the computer seat to act at table `id`, if one
-    /// is (or, when the turn is `overdue`, of a person whose timer ran
-    /// out); whether it did (or another move came first, so that the
-    /// table is to be looked at again).
-    pub(super) async fn play_one_computer(
-        &self,
-        id: &str,
-        overdue: bool,
-    ) -> Result<bool, ApiError> {
+    /// is; whether it did (or another move came first, so that the table
+    /// is to be looked at again).
+    pub(super) async fn play_one_computer(&self, id: &str) -> Result<bool, ApiError> {
         let Some(table) = self.store.table(id).await.map_err(|e| database(&e))? else {
             return Ok(false);
         };
-        let game = read_state(&table.state)?;
-        let seat = game.to_act();
         let seats = self.seat_rows(id).await?;
-        let level = seats
-            .iter()
-            .find(|row| row.seat == i64::from(seat) && row.kind == COMPUTER)
-            .map_or(Level::Greedy, |row| level_of(row.level.as_deref()));
-        let by = match next_turn(&game, &seats, Settings::from_json(&table.settings)) {
-            NextTurn::Computer => By::Computer,
-            NextTurn::TimedPerson(_) if overdue => By::Timeout,
-            NextTurn::TimedPerson(_) | NextTurn::Person | NextTurn::Over => return Ok(false),
+        self.play_turn(&table, &seats, false).await
+    }
+
+    /// Plays the turn of `table` (whose seats are `seats`) as it stands,
+    /// at its number: a computer seat's move, or, when the turn is
+    /// `overdue`, a person's whose timer ran out; whether one was to be
+    /// played (committed, or another move came first).
+    pub(super) async fn play_turn(
+        &self,
+        table: &TableRow,
+        seats: &[SeatRow],
+        overdue: bool,
+    ) -> Result<bool, ApiError> {
+        let game = read_state(&table.state)?;
+        let settings = Settings::from_json(&table.settings);
+        let Some(DueMove { seat, level, by }) = due_move(&game, seats, settings, overdue) else {
+            return Ok(false);
         };
         let mv = self.choose(&game, seat, level).await?;
         let mut next = game;
         let events = next.play(mv)?.events;
         // Committed, or another move came first: either way, look again.
-        self.commit(&table, &seats, mv, (next, events), by).await?;
+        self.commit(table, seats, mv, (next, events), by).await?;
         Ok(true)
     }
 
@@ -92,11 +95,7 @@ impl Tables {
                 .ok_or_else(no_move)
         };
         if !level.searches() {
-            let view = game.view(seat).ok_or_else(no_move)?;
-            let seed = default_seed(game, seat);
-            return bots::suggest(view, level, seed, unlimited())
-                .map(|suggestion| suggestion.mv)
-                .ok_or_else(no_move);
+            return quick_move(game, seat, level).ok_or_else(no_move);
         }
         let cap = self.engine.suggest_cap();
         let stop_at = Instant::now() + cap;
@@ -118,6 +117,51 @@ impl Tables {
             Err(_) => greedy(game),
         }
     }
+}
+
+/// A move the computer is to make at a table: whose, at what level, and
+/// as whom it is recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DueMove {
+    /// The seat to act.
+    pub seat: Seat,
+    /// The level it plays at (greedy for a person whose time ran out).
+    pub level: Level,
+    /// A computer seat's move (or a person's it took over), or a
+    /// timeout's.
+    pub by: By,
+}
+
+/// The move the computer is to make after `game` at a table whose seats
+/// are `seats`, if any: a computer seat's (or a person's it took over),
+/// or, when the turn is `overdue`, that of a person whose timer ran out.
+#[must_use]
+pub fn due_move(
+    game: &Game,
+    seats: &[SeatRow],
+    settings: Settings,
+    overdue: bool,
+) -> Option<DueMove> {
+    let seat = game.to_act();
+    let level = seats
+        .iter()
+        .find(|row| row.seat == i64::from(seat) && row.kind == COMPUTER)
+        .map_or(Level::Greedy, |row| level_of(row.level.as_deref()));
+    let by = match next_turn(game, seats, settings) {
+        NextTurn::Computer => By::Computer,
+        NextTurn::TimedPerson(_) if overdue => By::Timeout,
+        NextTurn::TimedPerson(_) | NextTurn::Person | NextTurn::Over => return None,
+    };
+    Some(DueMove { seat, level, by })
+}
+
+/// The move of a level that does not search (random, greedy), made at
+/// once from what `seat` may know.
+#[must_use]
+pub fn quick_move(game: &Game, seat: Seat, level: Level) -> Option<Move> {
+    let view = game.view(seat)?;
+    let seed = default_seed(game, seat);
+    bots::suggest(view, level, seed, unlimited()).map(|suggestion| suggestion.mv)
 }
 
 /// The budget of a level that does not search.

@@ -1,7 +1,8 @@
 //! The tables' limits, so that no client can fill the database or hold the
-//! server's memory: tables created per client address (a token bucket),
-//! tables kept in all, and watches held per table and per address. An IPv6
-//! client counts by its /64, which one host commonly holds whole.
+//! server's memory: tables created per client (a token bucket at each of
+//! the client's widths, [`super::networks`]), tables kept per client (a
+//! share at each width, kept on the database: `Store::create`), and
+//! watches held per table and per address.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,15 +12,22 @@ use std::time::Instant;
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
 
+use super::networks::{Networks, Width};
+
 /// The tables' limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableLimits {
     /// Tables one address may create in a minute (a burst of as many,
-    /// then one every `60 / n` seconds).
+    /// then one every `60 / n` seconds); a network ten times as many, a
+    /// block a hundred times.
     pub creations_per_minute: u32,
     /// Tables kept at once, server-wide (on a shared database: by all the
     /// servers).
     pub most_tables: u64,
+    /// Tables kept at once that one address created; a network may keep
+    /// ten times as many, a block a hundred times (each at most
+    /// `most_tables`).
+    pub tables_per_address: u64,
     /// Watches held of one table at once, on one server.
     pub streams_per_table: usize,
     /// Watches held from one address at once, on one server.
@@ -31,23 +39,35 @@ impl Default for TableLimits {
         TableLimits {
             creations_per_minute: 10,
             most_tables: 100_000,
+            tables_per_address: 100,
             streams_per_table: 32,
             streams_per_address: 64,
         }
     }
 }
 
-/// Addresses whose creations are remembered at once; past it, those whose
-/// bucket has refilled are forgotten (they hold nothing).
-const MOST_ADDRESSES: usize = 100_000;
+impl TableLimits {
+    /// Tables a client's group at `width` may keep at once.
+    #[must_use]
+    pub fn share(&self, width: Width) -> u64 {
+        self.tables_per_address
+            .saturating_mul(width.times())
+            .min(self.most_tables)
+    }
+}
+
+/// Groups (an address, a network, a block) whose creations are
+/// remembered at once; past it, those whose bucket has refilled are
+/// forgotten (they hold nothing).
+const MOST_GROUPS: usize = 300_000;
 
 /// Where the limits stand.
 #[derive(Debug)]
 pub struct Limiter {
     /// The limits.
     pub limits: TableLimits,
-    /// Each address's bucket: its tokens and when they were counted.
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    /// Each group's bucket: its tokens and when they were counted.
+    buckets: Mutex<HashMap<(Width, IpAddr), (f64, Instant)>>,
     /// Watches held, by table and by address.
     streams: Mutex<Streams>,
 }
@@ -73,7 +93,7 @@ pub struct StreamPermit {
 }
 
 /// The refusal of a call past a limit: `what` says which.
-fn refused(what: String) -> ApiError {
+pub(super) fn refused(what: String) -> ApiError {
     ApiError {
         code: tonic::Code::ResourceExhausted,
         reason: ErrorReason::TableLimit,
@@ -82,17 +102,9 @@ fn refused(what: String) -> ApiError {
     }
 }
 
-/// The address a client counts by: an IPv6 address's /64 (IPv4 whole; no
-/// address, for a call from within the process: the unspecified one).
+/// The address a client's watches count by: its address (IPv6: its /64).
 fn counted(peer: Option<IpAddr>) -> IpAddr {
-    match peer.map(|peer| peer.to_canonical()) {
-        Some(IpAddr::V6(v6)) => {
-            let bits = u128::from(v6) & !((1u128 << 64) - 1);
-            IpAddr::V6(bits.into())
-        }
-        Some(v4) => v4,
-        None => IpAddr::from([0, 0, 0, 0]),
-    }
+    Networks::of(peer).at(Width::Address)
 }
 
 /// Decrements `key`'s count, forgetting it at zero.
@@ -116,52 +128,53 @@ impl Limiter {
         }
     }
 
-    /// Takes one creation from `peer`'s bucket.
+    /// Takes one creation from the buckets of `client` at every width.
     ///
     /// # Errors
-    /// When the bucket is empty (or too many addresses are creating
-    /// tables at once to remember another).
-    pub fn create(&self, peer: Option<IpAddr>, now: Instant) -> Result<(), ApiError> {
+    /// When a bucket is empty (or too many groups are creating tables at
+    /// once to remember another).
+    pub fn create(&self, client: &Networks, now: Instant) -> Result<(), ApiError> {
         let per_minute = f64::from(self.limits.creations_per_minute);
-        let refill = |(tokens, at): (f64, Instant)| {
+        let refill = |width: Width, (tokens, at): (f64, Instant)| {
+            let full = per_minute * width.times() as f64;
             let minutes = now.saturating_duration_since(at).as_secs_f64() / 60.0;
-            (tokens + minutes * per_minute).min(per_minute)
+            (tokens + minutes * full).min(full)
         };
         let Ok(mut buckets) = self.buckets.lock() else {
             return Err(refused("the tables' limits are unavailable".to_owned()));
         };
-        let address = counted(peer);
-        if !buckets.contains_key(&address) && buckets.len() >= MOST_ADDRESSES {
-            buckets.retain(|_, bucket| refill(*bucket) < per_minute);
-            if buckets.len() >= MOST_ADDRESSES {
+        let groups = Width::ALL.map(|width| (width, client.at(width)));
+        let new = groups
+            .iter()
+            .filter(|group| !buckets.contains_key(group))
+            .count();
+        if buckets.len() + new > MOST_GROUPS {
+            buckets.retain(|(width, _), bucket| {
+                refill(*width, *bucket) < per_minute * width.times() as f64
+            });
+            if buckets.len() + new > MOST_GROUPS {
                 return Err(refused(
                     "too many addresses are creating tables at once: retry in a minute".to_owned(),
                 ));
             }
         }
-        let bucket = buckets.entry(address).or_insert((per_minute, now));
-        let tokens = refill(*bucket);
-        if tokens < 1.0 {
-            return Err(refused(format!(
-                "{} tables a minute may be created from one address: retry in {} s",
-                self.limits.creations_per_minute,
-                ((1.0 - tokens) / per_minute * 60.0).ceil()
-            )));
+        let mut tokens = [0.0; 3];
+        for (index, group) in groups.iter().enumerate() {
+            let (width, _) = *group;
+            let full = per_minute * width.times() as f64;
+            let bucket = buckets.get(group).copied().unwrap_or((full, now));
+            tokens[index] = refill(width, bucket);
+            if tokens[index] < 1.0 {
+                let per_minute = self.limits.creations_per_minute as f64 * width.times() as f64;
+                return Err(refused(format!(
+                    "{per_minute} tables a minute may be created from one {}: retry in {} s",
+                    width.name(),
+                    ((1.0 - tokens[index]) / full * 60.0).ceil()
+                )));
+            }
         }
-        *bucket = (tokens - 1.0, now);
-        Ok(())
-    }
-
-    /// Whether another table may be kept, `kept` being kept now.
-    ///
-    /// # Errors
-    /// When the server keeps as many as it may.
-    pub fn keep(&self, kept: u64) -> Result<(), ApiError> {
-        if kept >= self.limits.most_tables {
-            return Err(refused(format!(
-                "the server keeps {} tables, as many as it may: retry once some have expired",
-                self.limits.most_tables
-            )));
+        for (group, tokens) in groups.into_iter().zip(tokens) {
+            buckets.insert(group, (tokens - 1.0, now));
         }
         Ok(())
     }
@@ -221,64 +234,108 @@ mod tests {
         Arc::new(Limiter::new(TableLimits {
             creations_per_minute,
             most_tables: 5,
+            tables_per_address: 2,
             streams_per_table: 2,
             streams_per_address: 3,
         }))
+    }
+
+    fn client(text: &str) -> Networks {
+        Networks::of(Some(text.parse().expect("an address")))
     }
 
     #[test]
     fn creations_come_in_a_burst_then_at_the_rate() {
         let limiter = limiter(6);
         let start = Instant::now();
-        let one: IpAddr = [10, 0, 0, 1].into();
+        let one = client("10.0.0.1");
         for _ in 0..6 {
-            limiter.create(Some(one), start).expect("within the burst");
+            limiter.create(&one, start).expect("within the burst");
         }
-        let refused = limiter.create(Some(one), start).expect_err("past it");
+        let refused = limiter.create(&one, start).expect_err("past it");
         assert_eq!(refused.code, tonic::Code::ResourceExhausted);
         assert_eq!(refused.reason, ErrorReason::TableLimit);
         assert!(
-            refused.message.contains("retry in 10 s"),
+            refused.message.contains("one address: retry in 10 s"),
             "{}",
             refused.message
         );
         // Another address has its own bucket; ten seconds bring one more.
+        limiter.create(&client("10.0.0.2"), start).expect("another");
         limiter
-            .create(Some([10, 0, 0, 2].into()), start)
-            .expect("another");
-        limiter
-            .create(Some(one), start + Duration::from_secs(10))
+            .create(&one, start + Duration::from_secs(10))
             .expect("refilled");
         assert!(
             limiter
-                .create(Some(one), start + Duration::from_secs(10))
+                .create(&one, start + Duration::from_secs(10))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_network_and_a_block_have_buckets_of_their_own() {
+        let limiter = limiter(1);
+        let now = Instant::now();
+        // Ten addresses of one /24 create one each; the eleventh of that
+        // network is refused for its network, one of another network not.
+        for host in 1..=10 {
+            limiter
+                .create(&client(&format!("10.0.0.{host}")), now)
+                .expect("its own");
+        }
+        let refused = limiter
+            .create(&client("10.0.0.11"), now)
+            .expect_err("the network's");
+        assert!(refused.message.contains("network"), "{}", refused.message);
+        for network in 1..=9 {
+            for host in 1..=10 {
+                limiter
+                    .create(&client(&format!("10.0.{network}.{host}")), now)
+                    .expect("another network");
+            }
+        }
+        // A hundred from the /16 in all: its block is spent.
+        let refused = limiter
+            .create(&client("10.0.10.1"), now)
+            .expect_err("the block's");
+        assert!(refused.message.contains("block"), "{}", refused.message);
+        limiter
+            .create(&client("10.1.0.1"), now)
+            .expect("another block");
     }
 
     #[test]
     fn an_ipv6_client_counts_by_its_64() {
         let limiter = limiter(1);
         let now = Instant::now();
-        let a: IpAddr = "2001:db8::1".parse().expect("an address");
-        let b: IpAddr = "2001:db8::ffff:2".parse().expect("an address");
-        let other: IpAddr = "2001:db8:0:1::1".parse().expect("an address");
-        limiter.create(Some(a), now).expect("first");
-        assert!(limiter.create(Some(b), now).is_err(), "the same /64");
-        limiter.create(Some(other), now).expect("another /64");
-        let mapped: IpAddr = "::ffff:10.0.0.9".parse().expect("an address");
-        limiter.create(Some(mapped), now).expect("IPv4");
+        limiter.create(&client("2001:db8::1"), now).expect("first");
         assert!(
-            limiter.create(Some([10, 0, 0, 9].into()), now).is_err(),
+            limiter.create(&client("2001:db8::ffff:2"), now).is_err(),
+            "the same /64"
+        );
+        limiter
+            .create(&client("2001:db8:0:1::1"), now)
+            .expect("another /64");
+        limiter
+            .create(&client("::ffff:10.0.0.9"), now)
+            .expect("IPv4");
+        assert!(
+            limiter.create(&client("10.0.0.9"), now).is_err(),
             "the same IPv4"
         );
     }
 
     #[test]
-    fn tables_and_watches_are_capped_and_given_back() {
+    fn shares_widen_by_ten_and_stop_at_the_cap() {
+        let limits = limiter(1).limits;
+        assert_eq!(limits.share(Width::Address), 2);
+        assert_eq!(limits.share(Width::Network), 5);
+        assert_eq!(limits.share(Width::Block), 5);
+    }
+
+    #[test]
+    fn watches_are_capped_and_given_back() {
         let limiter = limiter(1);
-        limiter.keep(4).expect("room");
-        assert!(limiter.keep(5).is_err());
         let here: IpAddr = [10, 0, 0, 1].into();
         let first = limiter.stream("t", Some(here)).expect("a watch");
         let second = limiter.stream("t", Some(here)).expect("a watch");

@@ -19,7 +19,9 @@
 //! - [`across`]: on PostgreSQL, each change told to the other servers
 //!   sharing the database, and theirs heard.
 //! - [`sweeper`]: due turns, expiry and presence, every second.
-//! - [`limits`]: tables created per address, kept in all, watches held.
+//! - [`limits`]: tables created per client, kept per client and in all,
+//!   watches held; [`networks`]: a client's address, network and block,
+//!   the widths its shares are kept at.
 
 pub mod across;
 pub mod batch;
@@ -27,6 +29,7 @@ pub mod computer;
 pub mod limits;
 pub mod link;
 pub mod live;
+pub mod networks;
 pub mod settings;
 pub mod store;
 pub mod sweeper;
@@ -60,20 +63,20 @@ pub struct Tables {
     /// holds (presence), so that servers sharing a database tell theirs
     /// apart.
     server: String,
-    /// How long a table nobody touches (no move, no open, no stream) is
+    /// How long a table nobody plays (no person's move, no rematch) is
     /// kept.
     expire_after: Duration,
     /// The limits on tables and watches, and where they stand.
     limiter: Arc<Limiter>,
 }
 
-/// The default of how long a table nobody touches is kept: a day.
+/// The default of how long a table nobody plays is kept: a day.
 pub const DEFAULT_EXPIRE_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl Tables {
     /// The tables kept at `database` (`sqlite://pips-tables.db?mode=rwc`,
     /// `sqlite::memory:`, `postgres://…`), refereed by `engine`, each
-    /// deleted when nobody has touched it for `expire_after`, within
+    /// deleted when nobody has played at it for `expire_after`, within
     /// `limits`. Starts the sweeper.
     ///
     /// # Errors

@@ -1,31 +1,108 @@
-//! The sweeper: one task per server that, every second, writes this
-//! server's presence changes (and tells the tables' watchers), plays the
-//! turns that are due (claimed first, so that of several servers one
-//! plays each), and deletes the tables nobody has touched for the
-//! server's expiry. Every ten seconds it also refreshes this server's
-//! presence and forgets that of servers that stopped refreshing theirs.
+//! The sweeper: one task per server that plays the turns that are due
+//! (a person's timer run out, a computer seat's move its server left),
+//! every tenth of a second, and every second writes this server's
+//! presence changes (and tells the tables' watchers) and deletes the
+//! tables nobody has played at for the server's expiry. Every ten seconds
+//! it also refreshes this server's presence and forgets that of servers
+//! that stopped refreshing theirs.
+//!
+//! Due turns are claimed in batches ([`Store::claim_due`]: of several
+//! servers, each table goes to one), each played at the move number it was
+//! due at, so that a timeout applies only to the turn that was due: a move
+//! made since makes its commit stale. A batch's moves are chosen on the
+//! work pool in one job (at the lowest priority, never on the threads
+//! serving connections; on the sweeper's own task when the pool has no
+//! room) and committed through the batcher, many to a transaction. A
+//! computer seat that searches (`expert`) is played on its own, within
+//! the engine's search cap.
+//!
+//! [`Store::claim_due`]: super::store::Store::claim_due
 
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crate::metrics::{METRICS, TurnLabels};
+use crate::rules::{Event, Game, Move};
 use crate::service::ApiError;
+use crate::service::pool::ConnectionId;
 
 use super::Tables;
+use super::computer::{DueMove, due_move, quick_move};
 use super::live::Change;
-use super::table::{database, now_ms};
-use super::turn::CLAIM_MS;
+use super::settings::Settings;
+use super::store::Claimed;
+use super::table::{By, database, now_ms, read_state};
+use super::turn::{CLAIM_MS, NextTurn, next_turn};
 
-/// How often the sweeper runs.
-pub const TICK: Duration = Duration::from_secs(1);
+/// How often the sweeper looks for due turns.
+pub const TICK: Duration = Duration::from_millis(100);
 
-/// Every how many runs this server's presence is refreshed.
-const REFRESH_EVERY: u64 = 10;
+/// Every how many ticks presence is written and tables expire (a second).
+const SECOND: u64 = 10;
+
+/// Every how many ticks this server's presence is refreshed.
+const REFRESH_EVERY: u64 = 100;
 
 /// How long another server's presence lasts without a refresh.
 const PRESENCE_STALE_MS: i64 = 30_000;
 
-/// Due tables taken in one run.
-const MOST_DUE: i64 = 32;
+/// Due tables claimed at once.
+const BATCH: usize = 256;
+
+/// Batches one tick may claim (the next tick goes on).
+const MOST_BATCHES: usize = 64;
+
+/// The work pool's account for the sweeper's batches: no connection's
+/// (connections are numbered from 1; computer seats' searches are 0).
+const SWEEPER: ConnectionId = ConnectionId(u64::MAX);
+
+/// How long a batch may wait for a thread of the work pool before it is
+/// played on the sweeper's own task.
+const POOL_WAIT: Duration = Duration::from_millis(200);
+
+/// What a claimed table's due turn comes to.
+enum Plan {
+    /// A move, played: the new state and its events, and as whom.
+    Play {
+        /// The move.
+        mv: Move,
+        /// The match after it, and what it did.
+        after: Box<(Game, Vec<Event>)>,
+        /// As whom it is recorded.
+        by: By,
+    },
+    /// A computer seat that searches: played on its own.
+    Search,
+    /// Nothing is to be played (a person took their seat back since):
+    /// the turn's due time is set again from where it stands.
+    Nothing,
+}
+
+/// The plan for `claimed`'s due turn.
+fn plan(claimed: &Claimed) -> Result<Plan, ApiError> {
+    let game = read_state(&claimed.table.state)?;
+    let settings = Settings::from_json(&claimed.table.settings);
+    let Some(DueMove { seat, level, by }) = due_move(&game, &claimed.seats, settings, true) else {
+        return Ok(Plan::Nothing);
+    };
+    if level.searches() && by == By::Computer {
+        return Ok(Plan::Search);
+    }
+    let level = if by == By::Timeout {
+        crate::bots::Level::Greedy
+    } else {
+        level
+    };
+    let mv = quick_move(&game, seat, level)
+        .ok_or_else(|| ApiError::internal("a seat to act has no move"))?;
+    let mut after = game;
+    let events = after.play(mv)?.events;
+    Ok(Plan::Play {
+        mv,
+        after: Box::new((after, events)),
+        by,
+    })
+}
 
 impl Tables {
     /// Starts this server's sweeper; it ends when the server shuts down
@@ -44,14 +121,19 @@ impl Tables {
                 let Some(tables) = tables.upgrade() else {
                     return;
                 };
-                if let Err(error) = tables.sweep(run % REFRESH_EVERY == 0).await {
+                if let Err(error) = tables.play_due().await {
                     tracing::warn!(message = %error.message, "the tables' sweeper");
+                }
+                if run % SECOND == 0 {
+                    if let Err(error) = tables.sweep(run % REFRESH_EVERY == 0).await {
+                        tracing::warn!(message = %error.message, "the tables' sweeper");
+                    }
                 }
             }
         });
     }
 
-    /// One run of the sweeper.
+    /// Presence and expiry: once a second.
     async fn sweep(self: &Arc<Self>, refresh: bool) -> Result<(), ApiError> {
         let now = now_ms();
         for ((table, seat), streams) in self.live.take_changed() {
@@ -67,26 +149,6 @@ impl Tables {
                 .await
                 .map_err(|e| database(&e))?;
         }
-        let due = self
-            .store
-            .due(now, MOST_DUE)
-            .await
-            .map_err(|e| database(&e))?;
-        for (id, when) in due {
-            let claimed = self
-                .store
-                .claim(&id, when, now + CLAIM_MS)
-                .await
-                .map_err(|e| database(&e))?;
-            if claimed {
-                let tables = Arc::clone(self);
-                tokio::spawn(async move {
-                    if let Err(error) = tables.play_due(&id).await {
-                        tracing::warn!(message = %error.message, "a due turn could not be played");
-                    }
-                });
-            }
-        }
         let expiry = i64::try_from(self.expire_after.as_millis()).unwrap_or(i64::MAX);
         let expired = self
             .store
@@ -95,6 +157,136 @@ impl Tables {
             .map_err(|e| database(&e))?;
         for id in expired {
             self.tell(&id, Change::Gone).await;
+        }
+        Ok(())
+    }
+
+    /// Claims the tables whose turn is due, a batch at a time, and plays
+    /// them, until a batch comes back less than full.
+    async fn play_due(self: &Arc<Self>) -> Result<(), ApiError> {
+        for _ in 0..MOST_BATCHES {
+            let now = now_ms();
+            let most = i64::try_from(BATCH).unwrap_or(i64::MAX);
+            let claimed = self
+                .store
+                .claim_due(now, now + CLAIM_MS, most)
+                .await
+                .map_err(|e| database(&e))?;
+            let full = claimed.len() == BATCH;
+            if !claimed.is_empty() {
+                self.play_claimed(Arc::new(claimed)).await;
+            }
+
+            if !full {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the due turns of `claimed`: their moves chosen in one job on
+    /// the work pool, then committed together, each at the number it was
+    /// claimed at.
+    async fn play_claimed(self: &Arc<Self>, claimed: Arc<Vec<Claimed>>) {
+        let planned = {
+            let claimed = Arc::clone(&claimed);
+            self.engine
+                .pool()
+                .run(SWEEPER, Instant::now() + POOL_WAIT, move || {
+                    Ok(claimed.iter().map(plan).collect::<Vec<_>>())
+                })
+                .await
+        };
+        // The pool had no room in time: the moves are quick, made here.
+        let planned = planned.unwrap_or_else(|_| claimed.iter().map(plan).collect());
+        let commits = claimed.iter().zip(planned).map(|(claimed, plan)| {
+            let tables = Arc::clone(self);
+            async move {
+                let id = &claimed.table.id;
+                let result = match plan {
+                    Ok(Plan::Play { mv, after, by }) => {
+                        tables.commit_due(claimed, mv, *after, by).await
+                    }
+                    Ok(Plan::Search) => {
+                        tables.claim_apart(claimed).await;
+                        let tables = Arc::clone(&tables);
+                        let claimed = claimed.clone();
+                        tokio::spawn(async move {
+                            let played = tables
+                                .play_turn(&claimed.table, &claimed.seats, true)
+                                .await;
+                            match played {
+                                Ok(true) => tables.play_computers(claimed.table.id.clone()),
+                                Ok(false) => {}
+                                Err(error) => tracing::warn!(
+                                    message = %error.message,
+                                    "a computer seat could not move"
+                                ),
+                            }
+                        });
+                        Ok(())
+                    }
+                    Ok(Plan::Nothing) => tables.due_again(&claimed.table).await,
+                    Err(error) => {
+                        // Not looked at again before a claim's time.
+                        tables.claim_apart(claimed).await;
+                        Err(error)
+                    }
+                };
+                if let Err(error) = result {
+                    tracing::warn!(table = %id, message = %error.message, "a due turn could not be played");
+                }
+            }
+        });
+        futures_util::future::join_all(commits).await;
+    }
+
+    /// Claims `claimed` for a claim's time (on SQLite, where a batch's
+    /// tables are not claimed as they are read): its turn is played apart,
+    /// or cannot be played.
+    async fn claim_apart(&self, claimed: &Claimed) {
+        let until = now_ms() + CLAIM_MS;
+        if let Err(error) = self
+            .store
+            .claim(&claimed.table.id, claimed.table.version, until)
+            .await
+        {
+            database(&error);
+        }
+    }
+
+    /// Commits a due turn's move (`after` the match it leaves), at the
+    /// number its table was claimed at; the computer seats after it play
+    /// on.
+    async fn commit_due(
+        self: &Arc<Self>,
+        claimed: &Claimed,
+        mv: Move,
+        after: (Game, Vec<Event>),
+        by: By,
+    ) -> Result<(), ApiError> {
+        let due = claimed.table.turn_due.unwrap_or_default();
+        let committed = self
+            .commit(&claimed.table, &claimed.seats, mv, after, by)
+            .await?;
+        let Some(Some(snapshot)) = committed.as_deref() else {
+            // A move came first: the turn that was due is not due now.
+            return Ok(());
+        };
+        let late = (now_ms() - due).max(0);
+        METRICS
+            .turn_lateness
+            .get_or_create(&TurnLabels {
+                kind: if by == By::Timeout {
+                    "timeout"
+                } else {
+                    "computer"
+                },
+            })
+            .observe(late as f64 / 1000.0);
+        let settings = Settings::from_json(&snapshot.table.settings);
+        if next_turn(snapshot.game(), &snapshot.seats, settings) == NextTurn::Computer {
+            self.play_computers(claimed.table.id.clone());
         }
         Ok(())
     }

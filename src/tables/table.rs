@@ -21,10 +21,12 @@ use crate::service::codec::{
 
 use super::Tables;
 use super::batch;
+use super::limits;
 use super::link::{Link, table_id};
 use super::live::Change;
+use super::networks::{Networks, Width};
 use super::settings::Settings;
-use super::store::{MoveRow, NewTable, Rematch, SeatRow, TableRow, WATCH_SEAT};
+use super::store::{Created, MoveRow, NewTable, Rematch, SeatRow, Shares, TableRow, WATCH_SEAT};
 use super::turn::{NextTurn, due_after, next_turn};
 
 /// A seat kind as stored: a person's.
@@ -183,7 +185,14 @@ pub struct Snapshot {
     /// What the last move (or the deal) did, as every seat sees it.
     events: Vec<Event>,
     /// Its seats, and whether each is watched from.
-    seats: Vec<SeatRow>,
+    pub(super) seats: Vec<SeatRow>,
+}
+
+impl Snapshot {
+    /// Its match.
+    pub(super) fn game(&self) -> &Game {
+        &self.game
+    }
 }
 
 /// `snapshot` as `viewer` may see it.
@@ -278,7 +287,7 @@ impl Tables {
             .await
             .map_err(|e| database(&e))?;
         let events = match last {
-            Some(last) => last_events(&last)?,
+            Some((last, before)) => last_events(&last, &before)?,
             None => vec![Event::HandDealt {
                 hand: game.hand_number(),
                 leader: game.hand_leader(),
@@ -333,7 +342,6 @@ impl Tables {
                 number: table.version,
                 seat: i64::from(mv.seat),
                 mv: encode_move(mv).encode_to_vec(),
-                before: table.state.clone(),
                 after: state.clone(),
                 by: by.name(),
                 auto,
@@ -440,25 +448,58 @@ impl Tables {
         };
         let first_seat = Seat::try_from(first.seat).unwrap_or(0);
         // The limits last: a request refused for itself takes no token.
-        let kept = self.store.count().await.map_err(|e| database(&e))?;
-        self.limiter.keep(kept)?;
-        self.limiter.create(peer, std::time::Instant::now())?;
+        let client = Networks::of(peer);
+        self.limiter.create(&client, std::time::Instant::now())?;
         let watch = Link::new().map_err(randomness)?;
         let state = write_state(&game);
         let now = now_ms();
         let rows: Vec<SeatRow> = seats.iter().map(|(row, _)| row.clone()).collect();
-        self.store
-            .create(NewTable {
-                id: &id,
-                state: &state,
-                turn_due: due_after(&game, &rows, settings, now),
-                seats,
-                watch: watch.hash(),
-                settings: &settings.to_json(),
-                now,
-            })
+        let limits = self.limiter.limits;
+        let created = self
+            .store
+            .create(
+                NewTable {
+                    id: &id,
+                    state: &state,
+                    turn_due: due_after(&game, &rows, settings, now),
+                    seats,
+                    watch: watch.hash(),
+                    settings: &settings.to_json(),
+                    now,
+                    creator: client.keys(),
+                },
+                Shares {
+                    most: limits.most_tables,
+                    per_width: Width::ALL.map(|width| limits.share(width)),
+                },
+            )
             .await
             .map_err(|e| database(&e))?;
+        match created {
+            Created::Stored { evicted: None } => {}
+            Created::Stored {
+                evicted: Some(evicted),
+            } => {
+                tracing::debug!("a table was deleted to make room at the cap on tables");
+                self.tell(&evicted, Change::Gone).await;
+            }
+            Created::OverShare(width) => {
+                let width = Width::ALL[width.min(2)];
+                return Err(limits::refused(format!(
+                    "one {} may keep {} tables at once, and keeps them: retry once one of them \
+                     has gone unplayed for the server's expiry",
+                    width.name(),
+                    limits.share(width)
+                )));
+            }
+            Created::Full => {
+                return Err(limits::refused(format!(
+                    "the server keeps {} tables, as many as it may, and this address keeps as many \
+                     as any other: retry once some have expired",
+                    limits.most_tables
+                )));
+            }
+        }
         let table = self
             .store
             .table(&id)
@@ -475,8 +516,8 @@ impl Tables {
         })
     }
 
-    /// Opens the seat (or the public view) a link names; the table's
-    /// expiry counts from now. A person's seat the computer took over is
+    /// Opens the seat (or the public view) a link names (which does not
+    /// keep the table: play does). A person's seat the computer took over is
     /// theirs again.
     ///
     /// # Errors
@@ -486,10 +527,6 @@ impl Tables {
         request: &proto::OpenSeatRequest,
     ) -> Result<proto::OpenSeatResponse, ApiError> {
         let (table, viewer) = self.seat_of(&request.link, "link").await?;
-        self.store
-            .touch(&table.id, now_ms())
-            .await
-            .map_err(|e| database(&e))?;
         let table = if self.resume(&table, viewer).await? {
             self.reread(&table.id).await?
         } else {
@@ -656,9 +693,9 @@ impl Tables {
 }
 
 /// What a stored move did: its events, played again on the state it was
-/// made on.
-fn last_events(last: &MoveRow) -> Result<Vec<Event>, ApiError> {
-    let mut before = read_state(&last.before)?;
+/// made on (`before`).
+fn last_events(last: &MoveRow, before: &[u8]) -> Result<Vec<Event>, ApiError> {
+    let mut before = read_state(before)?;
     let mv = proto::Move::decode(last.mv.as_slice())
         .map_err(|error| ApiError::internal(format!("a stored move: {error}")))?;
     let mv = decode_move(Some(&mv), &|| "move".to_owned())?;

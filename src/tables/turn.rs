@@ -3,8 +3,6 @@
 //! server plays it if that server died first), a person's when their
 //! timer runs out (the computer then moves for them).
 
-use std::sync::Arc;
-
 use crate::rules::Game;
 use crate::service::ApiError;
 
@@ -64,25 +62,9 @@ pub fn due_after(game: &Game, seats: &[SeatRow], settings: Settings, now: i64) -
 }
 
 impl Tables {
-    /// Plays table `id`'s due turn, which this server claimed: the
-    /// computer's move for the seat to act (a computer seat's, or a person's
-    /// whose time ran out), then any computer seats after it. When nothing
-    /// was to be played, the due time is set again from where the table
-    /// stands.
-    pub(super) async fn play_due(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
-        if self.play_one_computer(id, true).await? {
-            self.play_computers(id.to_owned());
-            return Ok(());
-        }
-        let Some(table) = self.store.table(id).await.map_err(|e| database(&e))? else {
-            return Ok(());
-        };
-        self.due_again(&table).await
-    }
-
     /// Sets when `table`'s turn is due from where it stands (at its
     /// number: a move since has set it already).
-    async fn due_again(&self, table: &TableRow) -> Result<(), ApiError> {
+    pub(super) async fn due_again(&self, table: &TableRow) -> Result<(), ApiError> {
         let game = read_state(&table.state)?;
         let seats = self.seat_rows(&table.id).await?;
         let due = due_after(

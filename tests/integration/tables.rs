@@ -473,35 +473,59 @@ async fn a_watched_seat_shows_as_connected() {
 }
 
 #[tokio::test]
-async fn a_table_nobody_touches_expires() {
-    // (A database of its own: a second's expiry on a shared one would
-    // delete the other tests' tables.)
+async fn a_table_nobody_plays_expires_however_often_it_is_opened_or_watched() {
+    // (A database of its own: a short expiry on a shared one would delete
+    // the other tests' tables.)
     let server = TestServer::start_with(Config {
         tables_db: Some("sqlite::memory:".to_owned()),
-        tables_expire_after: Duration::from_secs(1),
+        tables_expire_after: Duration::from_millis(1_500),
         ..Config::default()
     })
     .await;
     let mut client = tables(&server).await;
-    let (_, links) = two_people(&mut client, "muggins").await;
+    let (_, idle) = two_people(&mut client, "muggins").await;
+    let (played, other) = actor_and_other(&mut client).await;
+    // Both tables watched from a seat all along, the idle one opened
+    // every tenth of a second as a script would; the other played by
+    // its people every half second.
+    let mut watched = watch(&mut client, &idle[0]).await;
+    let _also = watch(&mut client, &played).await;
+    let started = std::time::Instant::now();
     let mut gone = None;
-    for _ in 0..50 {
+    let mut last_move = started;
+    let mut movers = [played.clone(), other.clone()];
+    while started.elapsed() < Duration::from_secs(8) {
         tokio::time::sleep(Duration::from_millis(100)).await;
+        if last_move.elapsed() >= Duration::from_millis(500) {
+            let update = open(&mut client, &movers[0]).await;
+            if view(&update).to_act != Some(update.seat) {
+                movers.swap(0, 1);
+                continue;
+            }
+            play_first_legal(&mut client, &movers[0], &update).await;
+            last_move = std::time::Instant::now();
+        }
         if let Err(status) = client
             .open_seat(proto::OpenSeatRequest {
-                link: links[0].clone(),
+                link: idle[0].clone(),
             })
             .await
         {
-            gone = Some(status);
+            gone = Some((status, started.elapsed()));
             break;
         }
-        // (Opening touches it: wait past the expiry before looking again.)
-        tokio::time::sleep(Duration::from_millis(1_500)).await;
     }
-    let gone = gone.expect("the table expired");
+    let (gone, after) = gone.expect("the table nobody played expired");
     assert_eq!(gone.code(), tonic::Code::NotFound);
     assert_eq!(reason(&gone), ErrorReason::TableNotFound.as_str_name());
+    assert!(after >= Duration::from_millis(1_400), "after {after:?}");
+    // Its watch ended with it; the played table is there.
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Ok(Some(_)) = watched.message().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the expired table's watch ended");
+    open(&mut client, &played).await;
     server.stop().await;
 }
 
@@ -760,6 +784,7 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
         table_limits: pips::tables::limits::TableLimits {
             creations_per_minute: 2,
             most_tables: 100,
+            tables_per_address: 100,
             streams_per_table: 1,
             streams_per_address: 64,
         },
