@@ -334,7 +334,8 @@ impl Store {
         let mut mine = [0u64; 3];
         for (width, (column, key)) in CREATOR.iter().zip(&table.creator).enumerate() {
             mine[width] = count_where(&mut tx, column, key).await?;
-            if mine[width] >= shares.per_width[width] {
+            // (A share as wide as the cap is the cap's to keep.)
+            if shares.per_width[width] < shares.most && mine[width] >= shares.per_width[width] {
                 return Ok(Created::OverShare(width));
             }
         }

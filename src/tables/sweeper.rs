@@ -291,3 +291,114 @@ impl Tables {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto;
+    use crate::service::Engine;
+    use crate::service::custody::Custody;
+    use crate::tables::limits::TableLimits;
+
+    /// A muggins table of two people on `seconds` timers, the computer
+    /// playing one move for a late seat: its tables, its links and the
+    /// table as created.
+    async fn timed_table(seconds: u32) -> (Arc<Tables>, Vec<String>) {
+        let tables = Tables::open(
+            "sqlite::memory:",
+            Engine::new(Custody::new(None)),
+            Duration::from_secs(3600),
+            TableLimits::default(),
+        )
+        .await
+        .expect("opened");
+        let person = proto::SeatPlan {
+            who: Some(proto::seat_plan::Who::Person(proto::PersonSeat {})),
+        };
+        let created = tables
+            .create(
+                &proto::CreateTableRequest {
+                    variant: "muggins".to_owned(),
+                    players: 2,
+                    seats: vec![person.clone(), person],
+                    settings: Some(proto::TableSettings {
+                        turn_seconds: seconds,
+                        on_timeout: proto::TimeoutRule::OneMove as i32,
+                    }),
+                    ..Default::default()
+                },
+                None,
+            )
+            .await
+            .expect("created");
+        let links = created.seat_links.into_iter().map(|l| l.link).collect();
+        (tables, links)
+    }
+
+    /// A timeout claimed while its seat was to act, played after the seat
+    /// moved: it is not applied to the next seat's turn.
+    #[tokio::test]
+    async fn a_timeout_applies_only_to_the_turn_that_was_due() {
+        let (tables, links) = timed_table(60).await;
+        let opened = tables
+            .open_seat(&proto::OpenSeatRequest {
+                link: links[0].clone(),
+            })
+            .await
+            .expect("opened")
+            .update
+            .expect("an update");
+        let to_act = opened.view.as_ref().and_then(|v| v.to_act).expect("a seat");
+        let link = &links[usize::try_from(to_act).expect("a seat")];
+        let table_id = opened.table_id.clone();
+        // The seat's time is up: the sweeper claims the turn ...
+        tables
+            .store
+            .set_due(&table_id, 0, Some(now_ms() - 10))
+            .await
+            .expect("due");
+        let claimed = tables
+            .store
+            .claim_due(now_ms(), now_ms() + CLAIM_MS, 10)
+            .await
+            .expect("claimed");
+        assert_eq!(claimed.len(), 1);
+        // ... but the seat moves before its timeout is played.
+        let mine = tables
+            .open_seat(&proto::OpenSeatRequest { link: link.clone() })
+            .await
+            .expect("opened")
+            .update
+            .expect("an update");
+        let mv = mine.view.as_ref().expect("a view").legal_moves[0];
+        let acted = tables
+            .act(&proto::ActRequest {
+                link: link.clone(),
+                number: 0,
+                r#move: Some(mv),
+            })
+            .await
+            .expect("acted");
+        assert!(!acted.stale);
+        tables.play_claimed(Arc::new(claimed)).await;
+        // The table stands at the seat's move: the other seat, whose timer
+        // has just started, was not timed out.
+        let table = tables.reread(&table_id).await.expect("there");
+        assert_eq!(table.version, 1);
+        let due = table.turn_due.expect("a timer runs");
+        assert!(due > now_ms() + 50_000, "the next seat's timer runs whole");
+        // A turn still due when its timeout is played is played.
+        tables
+            .store
+            .set_due(&table_id, 1, Some(now_ms() - 10))
+            .await
+            .expect("due");
+        let claimed = tables
+            .store
+            .claim_due(now_ms(), now_ms() + CLAIM_MS, 10)
+            .await
+            .expect("claimed");
+        tables.play_claimed(Arc::new(claimed)).await;
+        assert_eq!(tables.reread(&table_id).await.expect("there").version, 2);
+    }
+}

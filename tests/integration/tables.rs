@@ -846,6 +846,93 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
     server.stop().await;
 }
 
+/// `CreateTable` over JSON from `client`, behind the trusted proxy the
+/// test server is (it forwards the client's address).
+async fn create_from(server: &TestServer, client: &str) -> server::Answer {
+    let request = http::Request::post(format!("{}/v1/CreateTable", server.url()))
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header("x-forwarded-for", client)
+        .body(http_body_util::Full::new(bytes::Bytes::from_static(
+            br#"{"variant": "muggins", "players": 2, "seats": [{"person": {}}, {"person": {}}]}"#,
+        )))
+        .expect("request");
+    server::send(request).await
+}
+
+#[tokio::test]
+async fn no_few_addresses_hold_the_cap_on_tables() {
+    let server = TestServer::start_with(Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        table_limits: pips::tables::limits::TableLimits {
+            creations_per_minute: 100,
+            most_tables: 20,
+            tables_per_address: 5,
+            ..pips::tables::limits::TableLimits::default()
+        },
+        trusted_proxies: pips::server::proxies::TrustedProxies::parse("127.0.0.1").expect("ranges"),
+        ..Config::default()
+    })
+    .await;
+    // Four addresses keep their share each: the cap.
+    let mut links = Vec::new();
+    for host in 1..=4 {
+        for _ in 0..5 {
+            let created = create_from(&server, &format!("10.0.0.{host}")).await;
+            assert_eq!(created.status, http::StatusCode::OK);
+            links.push(
+                created.json()["seatLinks"][0]["link"]
+                    .as_str()
+                    .expect("a link")
+                    .to_owned(),
+            );
+        }
+    }
+    let over = create_from(&server, "10.0.1.1").await;
+    assert_eq!(
+        over.status,
+        http::StatusCode::OK,
+        "room is made for a newcomer: {}",
+        String::from_utf8_lossy(&over.body)
+    );
+    // One table of theirs went: the one played least recently, of the
+    // largest address.
+    let mut client = tables(&server).await;
+    let mut gone = 0;
+    for link in &links {
+        let opened = client
+            .open_seat(proto::OpenSeatRequest { link: link.clone() })
+            .await;
+        if let Err(status) = opened {
+            assert_eq!(status.code(), tonic::Code::NotFound);
+            gone += 1;
+        }
+    }
+    assert_eq!(gone, 1);
+    // At its share an address is refused; at the cap, one keeping as many
+    // as anyone is too, while a newcomer is not.
+    let share = create_from(&server, "10.0.0.2").await;
+    assert_eq!(share.status, http::StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        share.json()["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("one address may keep 5 tables")),
+        "{}",
+        String::from_utf8_lossy(&share.body)
+    );
+    let full = create_from(&server, "10.0.0.1").await;
+    assert_eq!(full.status, http::StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(full.json()["reason"], "ERROR_REASON_TABLE_LIMIT");
+    assert_eq!(
+        create_from(&server, "192.0.2.1").await.status,
+        http::StatusCode::OK
+    );
+    // What a client writes in the header itself is not believed: a call
+    // that names a fresh address to the left of its own is still its own.
+    let forged = create_from(&server, "198.51.100.9, 10.0.0.3").await;
+    assert_eq!(forged.status, http::StatusCode::TOO_MANY_REQUESTS);
+    server.stop().await;
+}
+
 /// A client of the binary at `addr`, once it answers.
 async fn connect_when_up(addr: std::net::SocketAddr) -> TableServiceClient<Channel> {
     for _ in 0..200 {
