@@ -320,7 +320,7 @@ mod tests {
                 &proto::CreateTableRequest {
                     variant: "muggins".to_owned(),
                     players: 2,
-                    seats: vec![person.clone(), person],
+                    seats: vec![person, person],
                     settings: Some(proto::TableSettings {
                         turn_seconds: seconds,
                         on_timeout: proto::TimeoutRule::OneMove as i32,
