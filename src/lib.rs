@@ -18,15 +18,19 @@
 //!   shutdown) on a listener it is given.
 //! - [`metrics`]: what the process counts (calls, latency, refusals,
 //!   connections, the process), served for Prometheus on `--metrics-addr`.
+//! - [`logs`]: what the process writes to its log of the events a client
+//!   can cause at will, at most a line a second of each kind.
 //!
 //! The `server` feature (on by default) builds `arena`, `tables`, `server`,
-//! `metrics`, the HTTP and gRPC parts of `service` and the binary. Without
+//! `metrics`, `logs`, the HTTP and gRPC parts of `service` and the binary. Without
 //! it (`default-features = false`, as the Python package builds) the crate
 //! is the rules, the bots, the wire messages and their codecs.
 
 #[cfg(feature = "server")]
 pub mod arena;
 pub mod bots;
+#[cfg(feature = "server")]
+pub mod logs;
 #[cfg(feature = "server")]
 pub mod metrics;
 pub mod rules;

@@ -75,8 +75,10 @@ struct Cli {
     /// Streams one HTTP/2 connection may have open at once.
     #[arg(long, env = "PIPS_MAX_STREAMS_PER_CONNECTION", default_value_t = 100)]
     max_streams_per_connection: u32,
-    /// Connections served at once; more wait in the listen backlog.
-    /// Default: no cap but the process's descriptor limit.
+    /// Connections served at once; at it, a new connection takes the
+    /// place of the one idle longest (when none is idle, it waits in the
+    /// listen backlog). Default: the descriptor limit (raised at start
+    /// from the soft to the hard one) less 64.
     #[arg(long, env = "PIPS_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
     /// Seconds a new connection may take to send its first complete
@@ -167,6 +169,28 @@ struct Cli {
     #[arg(long, env = "PIPS_TABLES_PER_ADDRESS", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..))]
     tables_per_address: u64,
+    /// Watches of tables (live updates) held at once on this server;
+    /// not given: three quarters of the connections the descriptor limit
+    /// allows, at most 20,000. At it, the address holding the most gives
+    /// up its watch idle longest (its client reconnects).
+    #[arg(long, env = "PIPS_MAX_WATCHES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_watches: Option<u64>,
+    /// Watches one client address (IPv6: its /64) may hold at once on this
+    /// server.
+    #[arg(long, env = "PIPS_WATCHES_PER_ADDRESS", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watches_per_address: u64,
+    /// Watches of one table's watch link at once on this server (people
+    /// watching, not playing; each seat has four of its own besides,
+    /// which nobody else's watches take).
+    #[arg(long, env = "PIPS_WATCHERS_PER_TABLE", default_value_t = 32,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watchers_per_table: u64,
+    /// Seconds a watch may send nothing (no move, nobody coming or going)
+    /// before it ends; its client reconnects and resumes.
+    #[arg(long, env = "PIPS_WATCH_IDLE_SECS", default_value_t = 3600,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watch_idle_secs: u64,
     /// Proxies (addresses or ranges, comma-separated: `127.0.0.1`,
     /// `10.0.0.0/8`) whose `X-Forwarded-For` header names the client, so
     /// that the limits per client address count clients behind the load
@@ -392,7 +416,12 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
             creations_per_minute: cli.tables_per_minute,
             most_tables: cli.tables_max,
             tables_per_address: cli.tables_per_address,
-            ..pips::tables::limits::TableLimits::default()
+            watchers_per_table: usize::try_from(cli.watchers_per_table).unwrap_or(usize::MAX),
+            watches_per_address: usize::try_from(cli.watches_per_address).unwrap_or(usize::MAX),
+            max_watches: cli
+                .max_watches
+                .map(|most| usize::try_from(most).unwrap_or(usize::MAX)),
+            watch_idle: Duration::from_secs(cli.watch_idle_secs),
         },
         trusted_proxies: cli.trusted_proxies.clone(),
         ..pips::server::Config::default()
@@ -488,6 +517,13 @@ async fn main() -> std::process::ExitCode {
     match cli.log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
+    }
+    // Every connection takes a descriptor: the server may use all the
+    // system lets it (the bounds on connections and watches come from it).
+    if let Some((before, after)) = pips::server::descriptors::raise() {
+        if after > before {
+            tracing::info!(before, after, "raised the limit on open descriptors");
+        }
     }
     let config = match server_config(&cli) {
         Ok(config) => config,

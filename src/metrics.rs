@@ -75,6 +75,19 @@ pub struct Metrics {
     /// How late the sweeper played tables' due turns (a person's timer
     /// run out, a computer seat's move its server left), by kind.
     pub turn_lateness: Family<TurnLabels, Histogram, fn() -> Histogram>,
+    /// Watches of tables held now.
+    pub watches: Gauge,
+    /// Watches the server ended, by why.
+    pub watches_ended: Family<EndedLabels, Counter>,
+}
+
+/// Why the server ended a watch: `replaced` (its seat opened a newer one
+/// with all its slots held), `evicted` (the server's bound, its address
+/// holding the most) or `idle`.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct EndedLabels {
+    /// `replaced`, `evicted` or `idle`.
+    pub reason: &'static str,
 }
 
 /// The label of a due turn: `timeout` (a person's timer ran out) or
@@ -156,6 +169,19 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
          move), from when they were due, by kind",
         turn_lateness.clone(),
     );
+    let watches = Gauge::default();
+    let watches_ended = Family::<EndedLabels, Counter>::default();
+    registry.register(
+        "pips_table_watches",
+        "Watches of tables held now",
+        watches.clone(),
+    );
+    registry.register(
+        "pips_table_watches_ended",
+        "Watches of tables the server ended, by why: replaced (its seat's newer one), evicted \
+         (the server's bound), idle",
+        watches_ended.clone(),
+    );
     registry.register_collector(Box::new(ProcessCollector));
     Metrics {
         registry,
@@ -167,6 +193,8 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         connections,
         evicted,
         turn_lateness,
+        watches,
+        watches_ended,
     }
 });
 

@@ -5,8 +5,11 @@
 //! proto files), request tracing and graceful shutdown. It never binds
 //! sockets itself, so tests run the real server on `127.0.0.1:0`.
 //!
-//! - `listen`: the accept loop (connection cap, back-off when descriptors
+//! - `listen`: the accept loop (connection cap, where a new connection
+//!   takes the place of the one idle longest; back-off when descriptors
 //!   run out, graceful shutdown).
+//! - [`descriptors`]: the descriptor limit, raised at start, and the
+//!   bounds on connections and watches it sets.
 //! - `connection`: one connection: HTTP/1.1 and HTTP/2 settings, the
 //!   header and idle timeouts.
 //! - `guard`: the limits of one call (body arrival, concurrency, timeout,
@@ -34,6 +37,7 @@ mod answer_body;
 mod answers;
 mod coalescing_stream;
 mod connection;
+pub mod descriptors;
 mod guard;
 mod listen;
 pub mod proxies;
@@ -89,8 +93,9 @@ pub struct Config {
     /// Streams one HTTP/2 connection may have open at once (advertised as
     /// `SETTINGS_MAX_CONCURRENT_STREAMS`).
     pub max_streams_per_connection: u32,
-    /// Connections served at once; beyond it new connections wait in the
-    /// listen backlog. `None`: no cap but the process's descriptor limit.
+    /// Connections served at once; at it, a new connection takes the
+    /// place of the one idle longest (no call in flight). `None`: from the
+    /// process's descriptor limit ([`descriptors::connections_for`]).
     pub max_connections: Option<usize>,
     /// How long a new connection may take to send its first complete
     /// request, and an HTTP/1.1 request its header.
@@ -132,7 +137,9 @@ pub struct Config {
     /// How long a table nobody touches (no move, no open, no page
     /// watching) is kept before it is deleted.
     pub tables_expire_after: Duration,
-    /// The limits on tables: created per address, kept, watched.
+    /// The limits on tables: created per address, kept, watched (the
+    /// server's bound on watches, when not given, from the descriptor
+    /// limit: [`descriptors::watches_for`]).
     pub table_limits: crate::tables::limits::TableLimits,
     /// The proxies whose `X-Forwarded-For` names the client (the limits
     /// per client address count it, not the proxy).
@@ -251,6 +258,21 @@ fn serve_until(
                 "pips is serving (gRPC, gRPC-Web, Connect, HTTP/JSON; playground at /)"
             );
         }
+        let descriptors = descriptors::limit();
+        let max_connections = config
+            .max_connections
+            .or_else(|| descriptors.map(descriptors::connections_for));
+        let max_watches = config
+            .table_limits
+            .max_watches
+            .or_else(|| descriptors.map(descriptors::watches_for))
+            .unwrap_or(descriptors::MOST_WATCHES);
+        tracing::info!(
+            descriptors,
+            max_connections,
+            max_watches,
+            "bounds from the descriptor limit"
+        );
         let engine = Engine::new(Custody::new(config.state_keys.clone()))
             .with_suggest_cap(config.max_suggest)
             .with_pool_size(config.work_pool);
@@ -261,6 +283,7 @@ fn serve_until(
                     engine.clone(),
                     config.tables_expire_after,
                     config.table_limits,
+                    crate::tables::watches::WatchLimits::of(&config.table_limits, max_watches),
                 )
                 .await
                 .map_err(ServerError::Tables)?,
@@ -329,12 +352,20 @@ fn serve_until(
         let how = listen::Listening {
             limits: connection_limits(&config),
             answers,
-            max_connections: config.max_connections,
-            replace_idle: false,
+            max_connections,
+            // At the cap, the connection idle longest makes way: a
+            // connection holding a watch is never idle, and watches are
+            // bounded below the connections, so engine calls, moves and
+            // health checks always find room.
+            replace_idle: true,
             tls,
             counted: true,
         };
+        // What floods of refusals held back from the log, said once a
+        // second.
+        let flusher = tokio::spawn(crate::logs::flush_every_second());
         listen::serve(listener, app, how, shutdown).await;
+        flusher.abort();
         tracing::info!("pips has shut down");
         Ok(())
     })

@@ -1407,7 +1407,8 @@ async fn play_with_a_friend(name: &str, query: &str) {
     )
     .await;
     let friend_url = links[0].clone();
-    assert!(friend_url.contains("?table="), "{friend_url}");
+    // A seat's link travels after `#`: no request line holds it.
+    assert!(friend_url.contains("/#t="), "{friend_url}");
     let host_url = host
         .current_url()
         .await
@@ -1415,7 +1416,15 @@ async fn play_with_a_friend(name: &str, query: &str) {
         .to_string();
     assert_ne!(host_url, friend_url, "each seat its own link");
     screenshot(&host, &format!("friends-{name}-invite-desktop")).await;
-    open_page(&friend, &friend_url).await;
+    // An address of the old form (`?table=`) is rewritten to carry the
+    // link after `#`.
+    open_page(&friend, &friend_url.replace("/#t=", "/?table=")).await;
+    let rewritten = friend
+        .current_url()
+        .await
+        .expect("the friend's address")
+        .to_string();
+    assert_eq!(rewritten, friend_url, "the old form rewritten");
     let started = Instant::now();
     let mut steps = 0u32;
     let mut reloaded = false;
@@ -1468,7 +1477,7 @@ async fn play_with_a_friend(name: &str, query: &str) {
 
 /// The scores the server has for the table a page's address names.
 async fn table_scores(base: &str, page_url: &str) -> (Value, Vec<i64>) {
-    let link = page_url.split("?table=").nth(1).expect("a table's link");
+    let link = page_url.split("#t=").nth(1).expect("a table's link");
     let opened = post_json(
         &format!("{base}/v1/OpenSeat"),
         format!(r#"{{"link": "{link}"}}"#),

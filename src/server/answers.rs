@@ -296,10 +296,13 @@ impl AnswerBudget {
         let Some(answers) = fattest else {
             return false;
         };
-        tracing::info!(
-            held_kib = answers.held(),
-            "closing a connection that holds answers it does not read: the answer budget is spent"
-        );
+        if let Some(more) = crate::logs::EVICTIONS.admit() {
+            tracing::info!(
+                held_kib = answers.held(),
+                more,
+                "closing a connection that holds answers it does not read: the answer budget is spent"
+            );
+        }
         crate::metrics::METRICS.evicted.inc();
         answers.close.notify_one();
         true

@@ -124,8 +124,18 @@ pub struct Roster {
 }
 
 impl Roster {
-    /// Tells the connection idle longest (no request in flight) to close;
-    /// whether there was one.
+    /// Puts a connection just accepted on the roster (before its task
+    /// runs, so that a burst of connections finds each of them there);
+    /// it stays until the returned place is dropped.
+    pub fn enter(self: &Arc<Self>, id: ConnectionId, activity: &Arc<Activity>) -> OnRoster {
+        if let Ok(mut connections) = self.connections.lock() {
+            connections.insert(id.0, Arc::clone(activity));
+        }
+        OnRoster(Arc::clone(self), id.0)
+    }
+
+    /// Tells the connection idle longest (no request in flight, not told
+    /// already) to close; whether there was one.
     pub fn close_longest_idle(&self) -> bool {
         let Ok(connections) = self.connections.lock() else {
             return false;
@@ -134,11 +144,12 @@ impl Roster {
             .values()
             .filter_map(|activity| {
                 let state = *activity.state.lock().ok()?;
-                (state.in_flight == 0).then_some((state.idle_since, activity))
+                (state.in_flight == 0 && !state.closing).then_some((state.idle_since, activity))
             })
             .min_by_key(|(since, _)| *since);
         match idle {
             Some((_, activity)) => {
+                activity.update(|state| state.closing = true);
                 activity.close.notify_one();
                 true
             }
@@ -148,7 +159,7 @@ impl Roster {
 }
 
 /// A connection's place on its listener's roster, left when dropped.
-struct OnRoster(Arc<Roster>, u64);
+pub struct OnRoster(Arc<Roster>, u64);
 
 impl Drop for OnRoster {
     fn drop(&mut self) {
@@ -167,15 +178,19 @@ struct ActivityState {
     idle_since: Instant,
     /// Whether it has sent a complete request since it was accepted.
     seen_request: bool,
+    /// Whether it has been told to close (to make way for another).
+    closing: bool,
 }
 
 impl Activity {
-    fn new() -> Activity {
+    /// A connection's activity from its acceptance.
+    pub fn new() -> Activity {
         Activity {
             state: Mutex::new(ActivityState {
                 in_flight: 0,
                 idle_since: Instant::now(),
                 seen_request: false,
+                closing: false,
             }),
             changed: Notify::new(),
             close: Notify::new(),
@@ -249,31 +264,45 @@ impl Drop for InFlight {
     }
 }
 
+/// The number a new connection goes by.
+pub fn next_id() -> ConnectionId {
+    ConnectionId(NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed))
+}
+
+/// A connection accepted: its number, what it is doing, its place on
+/// its listener's roster (if the listener keeps one: it is closed when the
+/// listener takes a new connection in its place).
+pub struct Accepted {
+    /// Its number.
+    pub id: ConnectionId,
+    /// What it is doing.
+    pub activity: Arc<Activity>,
+    /// Its place on the roster.
+    pub on_roster: Option<OnRoster>,
+}
+
 /// Serves `stream` with `app` until the connection closes, idles too long,
 /// or `shutdown` changes (then it finishes what is in flight, within the
 /// grace); its share of `answers` is listed while it is served, and it is
-/// closed at once should the budget evict it; on `roster` (if given), it
-/// is closed when its listener takes a new connection in its place.
+/// closed at once should the budget evict it, or its listener take a new
+/// connection in its place.
 pub async fn serve<S>(
     (stream, peer): (S, Peer),
+    accepted: Accepted,
     app: Router,
     builder: Arc<auto::Builder<TokioExecutor>>,
     limits: ConnectionLimits,
     answers: &Arc<AnswerBudget>,
-    roster: Option<&Arc<Roster>>,
     mut shutdown: watch::Receiver<bool>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let activity = Arc::new(Activity::new());
+    let Accepted {
+        id,
+        activity,
+        on_roster: _on_roster,
+    } = accepted;
     let requests = Arc::clone(&activity);
-    let id = ConnectionId(NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed));
-    let _on_roster = roster.map(|roster| {
-        if let Ok(mut connections) = roster.connections.lock() {
-            connections.insert(id.0, Arc::clone(&activity));
-        }
-        OnRoster(Arc::clone(roster), id.0)
-    });
     let place = answers.connection(limits.answer_bytes_per_connection);
     let share = ConnectionShare {
         waiting: Arc::new(Semaphore::new(limits.waiting_per_connection)),

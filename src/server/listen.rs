@@ -16,7 +16,7 @@ use tokio_rustls::TlsAcceptor;
 
 use super::answers::AnswerBudget;
 use super::coalescing_stream::CoalescingStream;
-use super::connection::{self, ConnectionLimits, Roster};
+use super::connection::{self, Accepted, Activity, ConnectionLimits, Roster};
 use crate::service::pool::Peer;
 
 /// The first pause after an accept error that will repeat until something
@@ -200,7 +200,15 @@ pub async fn serve(
         }
         let (app, builder, stopping) = (app.clone(), Arc::clone(&builder), stopping.clone());
         let answers = Arc::clone(&answers);
-        let roster = roster.clone();
+        // On the roster at once, before its task runs: a burst of
+        // connections finds every one of them there to make way.
+        let activity = Arc::new(Activity::new());
+        let id = connection::next_id();
+        let accepted = Accepted {
+            id,
+            on_roster: roster.as_ref().map(|roster| roster.enter(id, &activity)),
+            activity,
+        };
         let open = OpenConnection::new(counted);
         let stream = CoalescingStream(stream);
         match tls.clone() {
@@ -208,11 +216,11 @@ pub async fn serve(
                 connections.spawn(async move {
                     connection::serve(
                         (stream, peer),
+                        accepted,
                         app,
                         builder,
                         limits,
                         &answers,
-                        roster.as_ref(),
                         stopping,
                     )
                     .await;
@@ -228,11 +236,11 @@ pub async fn serve(
                         Ok(Ok(stream)) => {
                             connection::serve(
                                 (stream, peer),
+                                accepted,
                                 app,
                                 builder,
                                 limits,
                                 &answers,
-                                roster.as_ref(),
                                 stopping,
                             )
                             .await;

@@ -560,8 +560,10 @@ impl ApiError {
         }
     }
 
-    /// Writes a refusal to the log (at `info`: refusals are the caller's
-    /// fault, not the server's) and counts it by reason.
+    /// Counts a refusal by reason, and writes it to the log (at `info`:
+    /// refusals are the caller's fault, not the server's), at most a line
+    /// a second for each reason: the line says how many more of its
+    /// reason were held back since the line before (`crate::logs`).
     #[cfg(feature = "server")]
     pub fn log(&self) {
         crate::metrics::METRICS
@@ -570,10 +572,14 @@ impl ApiError {
                 reason: self.reason.as_str_name(),
             })
             .inc();
+        let Some(more) = crate::logs::refusal(self.reason as i32).admit() else {
+            return;
+        };
         tracing::info!(
             code = ?self.code,
             reason = self.reason.as_str_name(),
             field = %self.wire_field(),
+            more,
             "refused"
         );
     }

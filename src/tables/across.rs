@@ -90,7 +90,9 @@ impl Tables {
     async fn tell_others(&self, table: &str, change: Change) {
         let told = payload(&self.server, table, change);
         if let Err(error) = self.store.notify(CHANNEL, &told).await {
-            tracing::warn!(%error, "the other servers could not be told of a change");
+            if let Some(more) = crate::logs::DATABASE.admit() {
+                tracing::warn!(%error, more, "the other servers could not be told of a change");
+            }
         }
     }
 

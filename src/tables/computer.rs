@@ -42,7 +42,9 @@ impl Tables {
                     Ok(true) => {}
                     Ok(false) => return,
                     Err(error) => {
-                        tracing::warn!(message = %error.message, "a computer seat could not move");
+                        if let Some(more) = crate::logs::TURNS.admit() {
+                            tracing::warn!(message = %error.message, more, "a computer seat could not move");
+                        }
                         return;
                     }
                 }

@@ -1,13 +1,13 @@
 //! The tables' limits, so that no client can fill the database or hold the
 //! server's memory: tables created per client (a token bucket at each of
 //! the client's widths, [`super::networks`]), tables kept per client (a
-//! share at each width, kept on the database: `Store::create`), and
-//! watches held per table and per address.
+//! share at each width, kept on the database: `Store::create`); and the
+//! bounds on watches ([`super::watches`] keeps them).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::proto::ErrorReason;
 use crate::service::ApiError;
@@ -28,10 +28,17 @@ pub struct TableLimits {
     /// ten times as many, a block a hundred times (each at most
     /// `most_tables`).
     pub tables_per_address: u64,
-    /// Watches held of one table at once, on one server.
-    pub streams_per_table: usize,
+    /// Watches of one table's watch link at once, on one server (each
+    /// seat has slots of its own besides: `watches::SEAT_WATCHES`).
+    pub watchers_per_table: usize,
     /// Watches held from one address at once, on one server.
-    pub streams_per_address: usize,
+    pub watches_per_address: usize,
+    /// Watches held on one server at once; `None`: from its descriptor
+    /// limit (`server::descriptors`).
+    pub max_watches: Option<usize>,
+    /// How long a watch may send nothing before it ends (its client
+    /// reconnects).
+    pub watch_idle: Duration,
 }
 
 impl Default for TableLimits {
@@ -40,8 +47,10 @@ impl Default for TableLimits {
             creations_per_minute: 10,
             most_tables: 100_000,
             tables_per_address: 100,
-            streams_per_table: 32,
-            streams_per_address: 64,
+            watchers_per_table: 32,
+            watches_per_address: 64,
+            max_watches: None,
+            watch_idle: Duration::from_secs(60 * 60),
         }
     }
 }
@@ -67,28 +76,6 @@ pub struct Limiter {
     pub limits: TableLimits,
     /// Each group's bucket: its tokens and when they were counted.
     buckets: Mutex<HashMap<(Width, IpAddr), (f64, Instant)>>,
-    /// Watches held, by table and by address.
-    streams: Mutex<Streams>,
-}
-
-/// Watches held.
-#[derive(Debug, Default)]
-struct Streams {
-    /// By table id.
-    by_table: HashMap<String, usize>,
-    /// By address.
-    by_address: HashMap<IpAddr, usize>,
-}
-
-/// A watch's place within the limits, given back when it ends.
-#[derive(Debug)]
-pub struct StreamPermit {
-    /// The limiter.
-    limiter: Arc<Limiter>,
-    /// The table.
-    table: String,
-    /// The address.
-    address: IpAddr,
 }
 
 /// The refusal of a call past a limit: `what` says which.
@@ -101,21 +88,6 @@ pub(super) fn refused(what: String) -> ApiError {
     }
 }
 
-/// The address a client's watches count by: its address (IPv6: its /64).
-fn counted(peer: Option<IpAddr>) -> IpAddr {
-    Networks::of(peer).at(Width::Address)
-}
-
-/// Decrements `key`'s count, forgetting it at zero.
-fn release<K: std::hash::Hash + Eq>(counts: &mut HashMap<K, usize>, key: &K) {
-    if let Some(count) = counts.get_mut(key) {
-        *count = count.saturating_sub(1);
-        if *count == 0 {
-            counts.remove(key);
-        }
-    }
-}
-
 impl Limiter {
     /// A limiter of `limits`.
     #[must_use]
@@ -123,7 +95,6 @@ impl Limiter {
         Limiter {
             limits,
             buckets: Mutex::default(),
-            streams: Mutex::default(),
         }
     }
 
@@ -177,55 +148,11 @@ impl Limiter {
         }
         Ok(())
     }
-
-    /// A place for a watch of `table` from `peer`.
-    ///
-    /// # Errors
-    /// When the table, or the address, holds as many watches as it may.
-    pub fn stream(
-        self: &Arc<Self>,
-        table: &str,
-        peer: Option<IpAddr>,
-    ) -> Result<StreamPermit, ApiError> {
-        let Ok(mut streams) = self.streams.lock() else {
-            return Err(refused("the tables' limits are unavailable".to_owned()));
-        };
-        let address = counted(peer);
-        if streams.by_table.get(table).copied().unwrap_or(0) >= self.limits.streams_per_table {
-            return Err(refused(format!(
-                "this table is watched {} times at once, as many as it may be",
-                self.limits.streams_per_table
-            )));
-        }
-        if streams.by_address.get(&address).copied().unwrap_or(0) >= self.limits.streams_per_address
-        {
-            return Err(refused(format!(
-                "{} watches at once may come from one address",
-                self.limits.streams_per_address
-            )));
-        }
-        *streams.by_table.entry(table.to_owned()).or_insert(0) += 1;
-        *streams.by_address.entry(address).or_insert(0) += 1;
-        Ok(StreamPermit {
-            limiter: Arc::clone(self),
-            table: table.to_owned(),
-            address,
-        })
-    }
-}
-
-impl Drop for StreamPermit {
-    fn drop(&mut self) {
-        if let Ok(mut streams) = self.limiter.streams.lock() {
-            release(&mut streams.by_table, &self.table);
-            release(&mut streams.by_address, &self.address);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::sync::Arc;
 
     use super::*;
 
@@ -234,8 +161,7 @@ mod tests {
             creations_per_minute,
             most_tables: 5,
             tables_per_address: 2,
-            streams_per_table: 2,
-            streams_per_address: 3,
+            ..TableLimits::default()
         }))
     }
 
@@ -330,23 +256,5 @@ mod tests {
         assert_eq!(limits.share(Width::Address), 2);
         assert_eq!(limits.share(Width::Network), 20);
         assert_eq!(limits.share(Width::Block), 200);
-    }
-
-    #[test]
-    fn watches_are_capped_and_given_back() {
-        let limiter = limiter(1);
-        let here: IpAddr = [10, 0, 0, 1].into();
-        let first = limiter.stream("t", Some(here)).expect("a watch");
-        let second = limiter.stream("t", Some(here)).expect("a watch");
-        let full = limiter
-            .stream("t", Some([10, 0, 0, 2].into()))
-            .expect_err("per table");
-        assert!(full.message.contains("this table"));
-        let third = limiter.stream("u", Some(here)).expect("another table");
-        let address = limiter.stream("v", Some(here)).expect_err("per address");
-        assert!(address.message.contains("one address"));
-        drop((first, third));
-        let _again = limiter.stream("t", Some(here)).expect("given back");
-        drop(second);
     }
 }

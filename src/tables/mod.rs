@@ -15,7 +15,8 @@
 //! - [`computer`]: computer seats, which move on their own after each
 //!   move, on the engine's work pool; [`turn`]: when a turn is due.
 //! - [`live`]: each accepted move published to the seats watching its
-//!   table; [`watch`]: a seat's stream of updates.
+//!   table; [`watch`]: a seat's stream of updates; [`watches`]: every
+//!   watch held on this server and what bounds them.
 //! - [`across`]: on PostgreSQL, each change told to the other servers
 //!   sharing the database, and theirs heard.
 //! - [`sweeper`]: due turns, expiry and presence, every second.
@@ -36,6 +37,7 @@ pub mod sweeper;
 pub mod table;
 pub mod turn;
 pub mod watch;
+pub mod watches;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +46,7 @@ use crate::service::Engine;
 
 use self::limits::{Limiter, TableLimits};
 use self::store::Store;
+use self::watches::{WatchLimits, Watches};
 
 /// Every table of a server: their database and the engine that referees
 /// their moves.
@@ -66,8 +69,10 @@ pub struct Tables {
     /// How long a table nobody plays (no person's move, no rematch) is
     /// kept.
     expire_after: Duration,
-    /// The limits on tables and watches, and where they stand.
+    /// The limits on creating and keeping tables, and where they stand.
     limiter: Arc<Limiter>,
+    /// The watches held on this server, within their bounds.
+    watches: Arc<Watches>,
 }
 
 /// The default of how long a table nobody plays is kept: a day.
@@ -77,7 +82,8 @@ impl Tables {
     /// The tables kept at `database` (`sqlite://pips-tables.db?mode=rwc`,
     /// `sqlite::memory:`, `postgres://…`), refereed by `engine`, each
     /// deleted when nobody has played at it for `expire_after`, within
-    /// `limits`. Starts the sweeper.
+    /// `limits` (and `watches` for the watches, their server-wide bound
+    /// resolved). Starts the sweeper.
     ///
     /// # Errors
     /// When the database cannot be opened or its schema brought up to date.
@@ -86,6 +92,7 @@ impl Tables {
         engine: Engine,
         expire_after: Duration,
         limits: TableLimits,
+        watches: WatchLimits,
     ) -> Result<Arc<Tables>, sqlx::Error> {
         let server =
             link::table_id().map_err(|error| sqlx::Error::Io(std::io::Error::other(error)))?;
@@ -97,6 +104,7 @@ impl Tables {
             server,
             expire_after,
             limiter: Arc::new(Limiter::new(limits)),
+            watches: Arc::new(Watches::new(watches)),
         });
         tables.start_sweeper();
         tables.start_listening();

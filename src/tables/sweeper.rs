@@ -121,13 +121,11 @@ impl Tables {
                 let Some(tables) = tables.upgrade() else {
                     return;
                 };
-                if let Err(error) = tables.play_due().await {
-                    tracing::warn!(message = %error.message, "the tables' sweeper");
-                }
+                // (A database failure is written to the log where it
+                // happens, at most once a second.)
+                let _ = tables.play_due().await;
                 if run % SECOND == 0 {
-                    if let Err(error) = tables.sweep(run % REFRESH_EVERY == 0).await {
-                        tracing::warn!(message = %error.message, "the tables' sweeper");
-                    }
+                    let _ = tables.sweep(run % REFRESH_EVERY == 0).await;
                 }
             }
         });
@@ -218,10 +216,15 @@ impl Tables {
                             match played {
                                 Ok(true) => tables.play_computers(claimed.table.id.clone()),
                                 Ok(false) => {}
-                                Err(error) => tracing::warn!(
-                                    message = %error.message,
-                                    "a computer seat could not move"
-                                ),
+                                Err(error) => {
+                                    if let Some(more) = crate::logs::TURNS.admit() {
+                                        tracing::warn!(
+                                            message = %error.message,
+                                            more,
+                                            "a computer seat could not move"
+                                        );
+                                    }
+                                }
                             }
                         });
                         Ok(())
@@ -234,7 +237,9 @@ impl Tables {
                     }
                 };
                 if let Err(error) = result {
-                    tracing::warn!(table = %id, message = %error.message, "a due turn could not be played");
+                    if let Some(more) = crate::logs::TURNS.admit() {
+                        tracing::warn!(table = %id, message = %error.message, more, "a due turn could not be played");
+                    }
                 }
             }
         });
@@ -299,6 +304,7 @@ mod tests {
     use crate::service::Engine;
     use crate::service::custody::Custody;
     use crate::tables::limits::TableLimits;
+    use crate::tables::watches::WatchLimits;
 
     /// A muggins table of two people on `seconds` timers, the computer
     /// playing one move for a late seat: its tables, its links and the
@@ -309,6 +315,7 @@ mod tests {
             Engine::new(Custody::new(None)),
             Duration::from_secs(3600),
             TableLimits::default(),
+            WatchLimits::of(&TableLimits::default(), 100),
         )
         .await
         .expect("opened");

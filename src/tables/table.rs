@@ -109,7 +109,9 @@ pub(super) fn now_ms() -> i64 {
 /// The refusal of a database failure (logged here, with what failed; the
 /// caller hears only that the tables are unavailable).
 pub(super) fn database(error: &sqlx::Error) -> ApiError {
-    tracing::warn!(%error, "the tables' database failed");
+    if let Some(more) = crate::logs::DATABASE.admit() {
+        tracing::warn!(%error, more, "the tables' database failed");
+    }
     ApiError {
         code: tonic::Code::Unavailable,
         reason: ErrorReason::Unspecified,

@@ -15,9 +15,9 @@ use crate::proto;
 use crate::service::ApiError;
 
 use super::Tables;
-use super::limits::StreamPermit;
 use super::live::{Change, Watcher};
 use super::table::{Snapshot, Viewer, database, not_found, show};
+use super::watches::{Ended, WatchPermit};
 
 /// How long a watch may be silent before it says it is still there (a
 /// server-sent events comment), so that proxies keep it open.
@@ -51,8 +51,10 @@ struct Watching {
     ended: bool,
     /// Set when the server shuts down.
     closing: tokio::sync::watch::Receiver<bool>,
-    /// Its place within the limits on watches.
-    _permit: StreamPermit,
+    /// When it last sent an update (an idle watch ends).
+    updated: tokio::time::Instant,
+    /// Its place among the watches (the server may end it).
+    permit: WatchPermit,
 }
 
 impl Tables {
@@ -71,7 +73,7 @@ impl Tables {
         peer: Option<IpAddr>,
     ) -> Result<impl Stream<Item = Result<Watched, ApiError>> + Send + 'static, ApiError> {
         let (table, viewer) = self.seat_of(&request.link, "link").await?;
-        let permit = self.limiter.stream(&table.id, peer)?;
+        let permit = self.watches.admit(&table.id, viewer.stored(), peer)?;
         self.resume(&table, viewer).await?;
         // Listening before the table is read: no move falls between. The
         // seats of a table opening their watches at once share one reading.
@@ -90,7 +92,8 @@ impl Tables {
             first: Some(Box::new(first)),
             ended: false,
             closing: self.closing.subscribe(),
-            _permit: permit,
+            updated: tokio::time::Instant::now(),
+            permit,
         };
         Ok(futures_util::stream::unfold(watching, next))
     }
@@ -102,14 +105,25 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
         return None;
     }
     if let Some(first) = watching.first.take() {
+        watching.permit.sent();
         return Some((Ok(Watched::Update(first)), watching));
     }
     loop {
+        let idle_until = watching.updated + watching.permit.idle();
+        let wake = (tokio::time::Instant::now() + HEARTBEAT).min(idle_until);
         let change = tokio::select! {
-            change = tokio::time::timeout(HEARTBEAT, watching.watcher.changes.recv()) => change,
+            change = tokio::time::timeout_at(wake, watching.watcher.changes.recv()) => change,
             _ = watching.closing.wait_for(|closing| *closing) => return None,
+            // A newer watch took its seat's slot, or its address gave it
+            // up at the server's bound.
+            () = watching.permit.ended() => return None,
         };
         match change {
+            Err(_) if tokio::time::Instant::now() >= idle_until => {
+                // Nothing for the idle time: it ends (its client reconnects).
+                Ended::Idle.count();
+                return None;
+            }
             Err(_) => return Some((Ok(Watched::Heartbeat), watching)),
             Ok(Err(RecvError::Closed) | Ok(Change::Gone)) => return None,
             Ok(Ok(Change::Moved(number))) if number <= watching.sent => {}
@@ -133,6 +147,8 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
                 }
                 let update = show(snapshot, watching.viewer);
                 watching.sent = snapshot.table.version;
+                watching.updated = tokio::time::Instant::now();
+                watching.permit.sent();
                 watching.ended = update.is_err();
                 return Some((update.map(|u| Watched::Update(Box::new(u))), watching));
             }

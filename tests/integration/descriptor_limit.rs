@@ -1,8 +1,11 @@
-//! The real binary at a low descriptor limit (`prlimit --nofile`): idle
-//! connections that use up the descriptors make it back off and warn, not
-//! spin, and it serves again once they are gone. (The limit is the
-//! server process's, set by `prlimit`: the tests beside it in this binary
-//! do not share it.)
+//! The real binary at a low descriptor limit (`prlimit --nofile`). By
+//! default it serves at most the connections its descriptors allow, and a
+//! new connection takes the place of the one idle longest: idle
+//! connections far beyond the limit do not keep a health check out. With
+//! a connection cap set beyond its descriptors, idle connections that use
+//! them up make it back off and warn, not spin, and it serves again once
+//! they are gone. (The limit is the server process's, set by `prlimit`:
+//! the tests beside it in this binary do not share it.)
 
 use std::io::Read;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -49,24 +52,56 @@ impl Drop for Server {
     }
 }
 
-#[test]
-fn out_of_descriptors_the_server_backs_off_and_recovers() {
-    let addr = free_port();
+/// The binary at `addr` under the low descriptor limit, with `flags`
+/// (with no tables unless they say `--tables-db`), once it is healthy.
+fn start_limited(addr: SocketAddr, flags: &[&str]) -> Server {
+    // (No tables file left in the checkout.)
+    let tables: &[&str] = if flags.contains(&"--tables-db") {
+        &[]
+    } else {
+        &["--tables-db", "none"]
+    };
     let child = Command::new("prlimit")
         .arg(format!("--nofile={NOFILE}:{NOFILE}"))
         .arg(env!("CARGO_BIN_EXE_pips"))
         .args(["--addr", &addr.to_string(), "--header-timeout-secs", "60"])
-        // (No tables file left in the checkout.)
-        .args(["--tables-db", "none"])
+        .args(tables)
+        .args(flags)
         .stderr(Stdio::piped())
         .spawn()
         .expect("prlimit (util-linux) runs the server");
-    let mut server = Server(child);
+    let server = Server(child);
     let started = Instant::now();
     while !healthy(addr) {
         assert!(started.elapsed() < Duration::from_secs(20), "never healthy");
         std::thread::sleep(Duration::from_millis(100));
     }
+    server
+}
+
+#[test]
+fn idle_connections_beyond_the_descriptors_keep_no_one_out() {
+    let addr = free_port();
+    let _server = start_limited(addr, &[]);
+    let idle: Vec<TcpStream> = (0..IDLE)
+        .filter_map(|_| TcpStream::connect(addr).ok())
+        .collect();
+    assert_eq!(idle.len(), IDLE, "the backlog takes the connections");
+    // With them all held, health checks are answered: each new connection
+    // takes the place of the one idle longest.
+    for _ in 0..5 {
+        let asked = Instant::now();
+        assert!(healthy(addr), "a health check was kept out");
+        assert!(asked.elapsed() < Duration::from_secs(3));
+    }
+    drop(idle);
+}
+
+#[test]
+fn out_of_descriptors_the_server_backs_off_and_recovers() {
+    let addr = free_port();
+    // (A cap beyond the descriptors: they run out first.)
+    let mut server = start_limited(addr, &["--max-connections", "1000"]);
     let pid = server.0.id();
     let idle: Vec<TcpStream> = (0..IDLE)
         .filter_map(|_| TcpStream::connect(addr).ok())
@@ -106,4 +141,82 @@ fn out_of_descriptors_the_server_backs_off_and_recovers() {
         let _ = stderr.read_to_string(&mut log);
     }
     assert!(log.contains("cannot accept connections"), "{log}");
+}
+
+/// Opens a watch of `link` by server-sent events from `from` on a
+/// connection of its own: the stream, once its first event came (none:
+/// refused, or cut off).
+fn watch_events(addr: SocketAddr, from: std::net::IpAddr, link: &str) -> Option<TcpStream> {
+    use std::io::Write;
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+    socket.bind(&SocketAddr::new(from, 0).into()).ok()?;
+    socket.connect(&addr.into()).ok()?;
+    let mut stream: TcpStream = socket.into();
+    let body = format!(r#"{{"link": "{link}"}}"#);
+    write!(
+        stream,
+        "POST /v1/Watch HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let mut buffer = [0u8; 4096];
+    let read = stream.read(&mut buffer).ok()?;
+    buffer[..read]
+        .starts_with(b"HTTP/1.1 200")
+        .then_some(stream)
+}
+
+#[test]
+fn watches_from_many_addresses_leave_room_for_everyone_else() {
+    let addr = free_port();
+    let _server = start_limited(addr, &["--tables-db", "sqlite::memory:"]);
+    // Tables of two people; their seats watched by server-sent events,
+    // each on a connection of its own, from five addresses, far more than
+    // the descriptors allow.
+    let create =
+        r#"{"variant": "muggins", "players": 2, "seats": [{"person": {}}, {"person": {}}]}"#;
+    let mut links = Vec::new();
+    for _ in 0..5 {
+        let answer = post(addr, "/v1/CreateTable", create);
+        let created: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
+        for seat in created["seatLinks"].as_array().expect("links") {
+            links.push(seat["link"].as_str().expect("a link").to_owned());
+        }
+    }
+    let mut held = Vec::new();
+    for n in 0..100 {
+        let from = std::net::IpAddr::from([127, 0, 7, 1 + (n % 5) as u8]);
+        if let Some(stream) = watch_events(addr, from, &links[n % links.len()]) {
+            held.push(stream);
+        }
+    }
+    assert!(!held.is_empty(), "watches were held");
+    // Health checks and engine calls still get through.
+    for _ in 0..5 {
+        assert!(healthy(addr), "a health check was kept out");
+    }
+    let answer = post(addr, "/v1/ListVariants", "{}");
+    assert!(answer.contains("muggins"), "{answer}");
+    drop(held);
+}
+
+/// `POST path` with a JSON body on a connection of its own: the answer's
+/// body.
+fn post(addr: SocketAddr, path: &str, body: &str) -> String {
+    use std::io::Write;
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    answer
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, body)| body.to_owned())
 }

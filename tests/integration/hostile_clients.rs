@@ -213,14 +213,7 @@ async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
 
     // A call whose body is still arriving is in flight, not idle: it ends
     // at the body timeout (3 s) with its answer, not at the idle timeout.
-    let mut stalled = TcpStream::connect(server.addr).await.expect("connect");
-    stalled
-        .write_all(
-            b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-length: 9\r\n\
-              content-type: application/json\r\n\r\n{",
-        )
-        .await
-        .expect("write");
+    let mut stalled = stalled_call(server.addr).await;
     let answer = until_closed(&mut stalled).await;
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
@@ -228,24 +221,49 @@ async fn idle_connections_are_closed_but_calls_in_flight_are_not() {
     server.stop().await;
 }
 
+/// A connection with a call in flight whose body never finishes arriving.
+async fn stalled_call(addr: std::net::SocketAddr) -> TcpStream {
+    let mut stalled = TcpStream::connect(addr).await.expect("connect");
+    stalled
+        .write_all(
+            b"POST /v1/ListVariants HTTP/1.1\r\nhost: pips\r\ncontent-length: 9\r\n\
+              content-type: application/json\r\n\r\n{",
+        )
+        .await
+        .expect("write");
+    stalled
+}
+
 #[tokio::test]
-async fn the_connection_cap_holds_new_connections_until_a_place_frees() {
+async fn at_the_connection_cap_a_new_connection_takes_an_idle_ones_place() {
     let server = TestServer::start_with(Config {
         max_connections: Some(1),
         header_timeout: Duration::from_secs(3),
+        body_timeout: Duration::from_secs(3),
         ..Config::default()
     })
     .await;
     // A silent connection takes the one place ...
     let mut silent = TcpStream::connect(server.addr).await.expect("connect");
     tokio::time::sleep(Duration::from_millis(200)).await;
+    // ... and a call on a new connection takes it from it at once.
+    let url = format!("{}/v1/ListVariants", server.url());
+    let answered = tokio::time::timeout(Duration::from_secs(2), post_json(&url, "{}")).await;
+    assert!(
+        matches!(&answered, Ok(answer) if answer.status == http::StatusCode::OK),
+        "a call waited behind an idle connection"
+    );
+    let closed = tokio::time::timeout(Duration::from_secs(1), until_closed(&mut silent)).await;
+    assert!(closed.is_ok(), "the idle connection was closed");
+    // A connection with a call in flight (its body still arriving) is
+    // not idle: a new one waits for it (until its body timeout).
+    let mut stalled = stalled_call(server.addr).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let url = format!("{}/v1/ListVariants", server.url());
     let call = tokio::spawn(async move { post_json(&url, "{}").await.status });
-    // ... so a call on a new connection waits (in the listen backlog) ...
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(!call.is_finished(), "served beyond the connection cap");
-    // ... until the silent one is closed at the header timeout.
-    until_closed(&mut silent).await;
+    until_closed(&mut stalled).await;
     let status = tokio::time::timeout(CLOSE_WITHIN, call).await;
     assert!(matches!(status, Ok(Ok(http::StatusCode::OK))), "{status:?}");
     server.stop().await;

@@ -785,8 +785,8 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
             creations_per_minute: 2,
             most_tables: 100,
             tables_per_address: 100,
-            streams_per_table: 1,
-            streams_per_address: 64,
+            watchers_per_table: 1,
+            ..pips::tables::limits::TableLimits::default()
         },
         ..Config::default()
     })
@@ -814,15 +814,37 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
     )
     .await;
     assert_eq!(json.status, http::StatusCode::TOO_MANY_REQUESTS);
-    // One watch of this table at a time: a second waits for the first.
-    let first = watch(&mut client, &links[0]).await;
+    // One watch of the watch link at a time: a second waits for the
+    // first.
+    let first = watch(&mut client, &created.watch_link).await;
     let second = client
         .watch(proto::WatchRequest {
             link: created.watch_link.clone(),
         })
         .await
-        .expect_err("one watch per table");
+        .expect_err("one watch of the watch link");
     assert_eq!(second.code(), tonic::Code::ResourceExhausted);
+    assert!(
+        second.message().contains("watch link"),
+        "{}",
+        second.message()
+    );
+    // The seats' own watches do not count against it, nor it against
+    // them: each seat watches, four times over.
+    let mut seats = Vec::new();
+    for link in &links {
+        for _ in 0..4 {
+            seats.push(watch(&mut client, link).await);
+        }
+    }
+    // A seat's fifth takes the place of its oldest, which ends.
+    let fifth = watch(&mut client, &links[0]).await;
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Ok(Some(_)) = seats[0].message().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the seat's oldest watch ended");
+    drop((fifth, seats));
     drop(first);
     let mut again = None;
     for _ in 0..50 {
@@ -843,6 +865,47 @@ async fn tables_and_watches_are_limited_per_address_and_table() {
         again.is_some(),
         "the watch's place is given back when it ends"
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_gets_its_live_updates_however_many_watch_the_others() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let (created, links) = two_people(&mut client, "muggins").await;
+    let to_act = usize::try_from(
+        view(created.update.as_ref().expect("an update"))
+            .to_act
+            .expect("a seat to act"),
+    )
+    .expect("a seat");
+    let (mine, theirs) = (&links[1 - to_act], &links[to_act]);
+    // The watch link's 32 slots held, and the other seat's link watched
+    // 32 times over (from one address: within its 64).
+    let mut held = Vec::new();
+    for _ in 0..32 {
+        held.push(watch(&mut client, &created.watch_link).await);
+        held.push(watch(&mut client, theirs).await);
+    }
+    let refused = client
+        .watch(proto::WatchRequest {
+            link: created.watch_link.clone(),
+        })
+        .await
+        .expect_err("the watch link's slots are held");
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+    // The seat's own watch is admitted, and sees the other's move.
+    let mut own = watch(&mut client, mine).await;
+    let before = next_update(&mut own).await;
+    let update = open(&mut client, theirs).await;
+    play_first_legal(&mut client, theirs, &update).await;
+    // (Presence may change first, at the same number.)
+    let mut after = next_update(&mut own).await;
+    while after.number == before.number {
+        after = next_update(&mut own).await;
+    }
+    assert_eq!(after.number, before.number + 1, "the seat saw the move");
+    drop(held);
     server.stop().await;
 }
 
