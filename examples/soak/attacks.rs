@@ -353,6 +353,8 @@ pub struct Calls {
     pub latencies: Vec<Duration>,
     /// Calls that failed (any error).
     pub failed: u64,
+    /// The failures over gRPC, by status code.
+    pub codes: std::collections::BTreeMap<String, u64>,
 }
 
 impl Calls {
@@ -365,6 +367,13 @@ impl Calls {
             } else {
                 calls.failed += 1;
             }
+        }
+    }
+
+    /// Notes the code of a failed gRPC call.
+    pub fn failed_with(calls: &Mutex<Calls>, code: tonic::Code) {
+        if let Ok(mut calls) = calls.lock() {
+            *calls.codes.entry(format!("{code:?}")).or_insert(0) += 1;
         }
     }
 
@@ -400,6 +409,9 @@ pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mu
             })
             .await;
         record(started, deal.is_ok());
+        if let Err(status) = &deal {
+            Calls::failed_with(&calls, status.code());
+        }
         let Ok(deal) = deal else {
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
@@ -416,6 +428,9 @@ pub async fn play_well(channel: Channel, seed: u64, stop: Instant, calls: Arc<Mu
                 })
                 .await;
             record(started, answer.is_ok());
+            if let Err(status) = &answer {
+                Calls::failed_with(&calls, status.code());
+            }
             match answer {
                 Ok(answer) => update = answer.into_inner(),
                 Err(_) => break,

@@ -622,6 +622,12 @@ async fn under_attack(
         p99s.push(p99);
         let end = server_figures(args.server_pid);
         ends.push(end);
+        if !calls.codes.is_empty() {
+            println!(
+                "{phase}: failed well-behaved calls by code: {:?}",
+                calls.codes
+            );
+        }
         println!(
             "{phase:<10} {seconds:>7}  {:>6}  {success:>6.2}%  {p50:>6.2}  {p99:>6.2}  {:>7.1}; {:<9.1}  {:>4}; {}",
             calls.total(),

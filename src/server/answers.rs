@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
@@ -46,13 +46,20 @@ const EVICTION_WAIT: Duration = Duration::from_millis(500);
 /// How many connections one call may close to find room.
 const EVICTIONS_PER_CALL: usize = 2;
 
+/// Every how many connections the list of holders forgets those gone.
+const PRUNE_EVERY: u64 = 1024;
+
 /// The server's answer budget and the connections that hold part of it.
 #[derive(Debug)]
 pub struct AnswerBudget {
     /// One permit per unit not held, server-wide.
     total: Arc<Semaphore>,
-    /// The connections served, by number, for eviction.
-    holders: Mutex<HashMap<u64, Arc<ConnectionAnswers>>>,
+    /// The connections holding answers, by number, for eviction: each
+    /// while it is served, and after it closed while any of its answers
+    /// are still held (an HTTP/2 stream's task can outlive its
+    /// connection's), so that what it holds still counts in choosing the
+    /// connection to close.
+    holders: Mutex<HashMap<u64, Weak<ConnectionAnswers>>>,
     /// The next connection's number.
     next: AtomicU64,
 }
@@ -91,8 +98,8 @@ pub enum Full {
 pub struct Held {
     /// Units held.
     units: usize,
-    /// The connection's share they are held of, if any.
-    share: Option<Arc<Semaphore>>,
+    /// The connection whose share they are held of, if any.
+    share: Option<Arc<ConnectionAnswers>>,
     /// The server's budget.
     total: Arc<Semaphore>,
 }
@@ -123,7 +130,7 @@ impl Drop for Held {
             return;
         }
         if let Some(share) = &self.share {
-            share.add_permits(self.units);
+            share.share.add_permits(self.units);
         }
         self.total.add_permits(self.units);
     }
@@ -148,8 +155,12 @@ impl Registered {
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        if let Ok(mut holders) = self.budget.holders.lock() {
-            holders.remove(&self.answers.id);
+        // Listed on while answers of it are still held (the list forgets
+        // it once they are dropped).
+        if self.answers.held() == 0 {
+            if let Ok(mut holders) = self.budget.holders.lock() {
+                holders.remove(&self.answers.id);
+            }
         }
     }
 }
@@ -204,7 +215,12 @@ impl AnswerBudget {
             close: Notify::new(),
         });
         if let Ok(mut holders) = self.holders.lock() {
-            holders.insert(answers.id, Arc::clone(&answers));
+            // Now and then, connections gone with nothing held any more
+            // are forgotten.
+            if answers.id % PRUNE_EVERY == 0 {
+                holders.retain(|_, held| held.strong_count() > 0);
+            }
+            holders.insert(answers.id, Arc::downgrade(&answers));
         }
         Registered {
             budget: Arc::clone(self),
@@ -219,7 +235,11 @@ impl AnswerBudget {
     ///
     /// # Errors
     /// The connection's share or the server's budget has no room.
-    pub async fn hold(&self, mine: Option<&ConnectionAnswers>, bytes: usize) -> Result<Held, Full> {
+    pub async fn hold(
+        &self,
+        mine: Option<&Arc<ConnectionAnswers>>,
+        bytes: usize,
+    ) -> Result<Held, Full> {
         let units = units_of(bytes);
         if let Some(mine) = mine {
             if !take(&mine.share, units) {
@@ -231,7 +251,7 @@ impl AnswerBudget {
         // From here the share's units are held: released on every way out.
         let mut held = Held {
             units,
-            share: mine.map(|mine| Arc::clone(&mine.share)),
+            share: mine.map(Arc::clone),
             total: Arc::clone(&self.total),
         };
         if take(&self.total, units) {
@@ -254,7 +274,7 @@ impl AnswerBudget {
         // The server's units were never taken: only the share's go back.
         let left = self.total.available_permits();
         if let Some(share) = held.share.take() {
-            share.add_permits(held.units);
+            share.share.add_permits(held.units);
         }
         held.units = 0;
         Err(Full::Server { left })
@@ -263,11 +283,11 @@ impl AnswerBudget {
     /// Holds `bytes` as [`AnswerBudget::hold`] does where there is room
     /// now, without closing any connection to make it.
     #[must_use]
-    pub fn try_hold(&self, mine: Option<&ConnectionAnswers>, bytes: usize) -> Option<Held> {
+    pub fn try_hold(&self, mine: Option<&Arc<ConnectionAnswers>>, bytes: usize) -> Option<Held> {
         let units = units_of(bytes);
         let share = match mine {
             Some(mine) if !take(&mine.share, units) => return None,
-            Some(mine) => Some(Arc::clone(&mine.share)),
+            Some(mine) => Some(Arc::clone(mine)),
             None => None,
         };
         if take(&self.total, units) {
@@ -278,19 +298,24 @@ impl AnswerBudget {
             });
         }
         if let Some(share) = share {
-            share.add_permits(units);
+            share.share.add_permits(units);
         }
         None
     }
 
     /// Closes the connection (other than `mine`) holding the most unread
-    /// answers; whether there was one.
+    /// answers, counting those closed already whose answers are still
+    /// held (closing one of them again frees nothing sooner, but a
+    /// connection that holds less is not closed for them); whether there
+    /// was one.
     fn evict(&self, mine: Option<u64>) -> bool {
-        let Ok(holders) = self.holders.lock() else {
+        let Ok(mut holders) = self.holders.lock() else {
             return false;
         };
+        holders.retain(|_, held| held.strong_count() > 0);
         let fattest = holders
             .values()
+            .filter_map(Weak::upgrade)
             .filter(|answers| Some(answers.id) != mine && answers.held() > 0)
             .max_by_key(|answers| answers.held());
         let Some(answers) = fattest else {
@@ -369,5 +394,45 @@ mod tests {
         let alone = budget.hold(Some(reader.answers()), 5 * ANSWER_UNIT).await;
         assert_eq!(alone.err(), Some(Full::Server { left: 4 }));
         assert_eq!(reader.answers().held(), 2, "the refused call holds nothing");
+    }
+
+    #[tokio::test]
+    async fn a_closed_connections_answers_still_held_count_in_choosing() {
+        let budget = AnswerBudget::new(6 * ANSWER_UNIT);
+        let reader = budget.connection(10 * ANSWER_UNIT);
+        let small = budget
+            .hold(Some(reader.answers()), ANSWER_UNIT)
+            .await
+            .expect("room");
+        // A connection closed while its stream's task still holds five
+        // units of answers.
+        let gone = budget.connection(10 * ANSWER_UNIT);
+        let orphaned = budget
+            .hold(Some(gone.answers()), 5 * ANSWER_UNIT)
+            .await
+            .expect("room");
+        drop(gone);
+        // The budget is spent: the reader, holding far less, is not closed
+        // for the orphan's answers; the call waits, and is refused.
+        let third = budget.connection(10 * ANSWER_UNIT);
+        let reader_closed = reader.answers().closed();
+        tokio::pin!(reader_closed);
+        let refused = budget.hold(Some(third.answers()), 2 * ANSWER_UNIT).await;
+        assert!(matches!(refused, Err(Full::Server { .. })));
+        let closed = futures_util::FutureExt::now_or_never(reader_closed.as_mut());
+        assert!(closed.is_none(), "the reader was closed");
+        // Once the orphan's answers go, the list forgets it.
+        drop(orphaned);
+        let served = budget
+            .hold(Some(third.answers()), 2 * ANSWER_UNIT)
+            .await
+            .expect("room");
+        drop((served, small));
+        budget
+            .holders
+            .lock()
+            .expect("list")
+            .retain(|_, held| held.strong_count() > 0);
+        assert_eq!(budget.holders.lock().expect("list").len(), 2);
     }
 }

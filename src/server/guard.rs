@@ -131,7 +131,7 @@ async fn limited(
     let client = grpc_timeout(request.headers()).or_else(|| connect_timeout(request.headers()));
     let share = request.extensions().get::<ConnectionShare>().cloned();
     let mine = share.as_ref().map(|share| Arc::clone(&share.answers));
-    let mine = mine.as_deref();
+    let mine = mine.as_ref();
     let stream_reserve = stream_reserve(request.uri().path());
     if !streams_its_request(request.uri().path()) {
         request = match buffered(request, limits, protocol, share.as_ref()).await {
@@ -181,7 +181,7 @@ async fn limited(
 async fn hold_answer(
     response: Response,
     limits: &Limits,
-    mine: Option<&ConnectionAnswers>,
+    mine: Option<&Arc<ConnectionAnswers>>,
 ) -> Result<Response, ApiError> {
     let (parts, body) = response.into_parts();
     let collected = body
@@ -296,7 +296,7 @@ fn answer_code(response: &Response) -> Code {
 /// goes unheld).
 fn refused(
     limits: &Limits,
-    mine: Option<&ConnectionAnswers>,
+    mine: Option<&Arc<ConnectionAnswers>>,
     protocol: &Protocol,
     error: &ApiError,
 ) -> Response {

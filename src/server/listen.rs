@@ -184,6 +184,10 @@ pub async fn serve(
         let slot = match (&slots, &roster) {
             (Some(slots), Some(roster)) => {
                 if slots.available_permits() == 0 {
+                    // The connections accepted just before read their
+                    // first requests first (a scrape among a burst of
+                    // silent connections is then busy, not idle).
+                    tokio::task::yield_now().await;
                     roster.close_longest_idle();
                 }
                 tokio::select! {

@@ -447,6 +447,69 @@ async fn a_scrape_gets_through_a_metrics_listener_held_by_idle_connections() {
     metrics.await.expect("stopped");
 }
 
+/// A scrape of `addr` from a client of its own (a thread, as Prometheus
+/// is a process of its own): whether it was answered within 2 s.
+fn scrape_within_2s(addr: std::net::SocketAddr) -> bool {
+    use std::io::{Read as _, Write as _};
+    let started = std::time::Instant::now();
+    let Ok(mut stream) = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    if stream
+        .write_all(b"GET /metrics HTTP/1.1\r\nhost: pips\r\nconnection: close\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    answer.starts_with(b"HTTP/1.1 200") && started.elapsed() < Duration::from_secs(2)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scrape_gets_through_a_burst_of_silent_connections() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let config = Config {
+        header_timeout: Duration::from_secs(30),
+        ..Config::default()
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let metrics = tokio::spawn(async move {
+        pips::server::serve_metrics(listener, &config, async {
+            let _ = stopped.await;
+        })
+        .await;
+    });
+    // Five times, a hundred silent connections opened at once (and held)
+    // as a scrape is asked: each scrape is answered within 2 s, the
+    // listener making way for it.
+    let answered = tokio::task::spawn_blocking(move || {
+        let mut held = Vec::new();
+        let mut answered = 0;
+        for _ in 0..5 {
+            let burst = std::thread::spawn(move || {
+                (0..100)
+                    .filter_map(|_| std::net::TcpStream::connect(addr).ok())
+                    .collect::<Vec<_>>()
+            });
+            if scrape_within_2s(addr) {
+                answered += 1;
+            }
+            held.extend(burst.join().expect("the burst"));
+        }
+        answered
+    })
+    .await
+    .expect("scrapes");
+    assert_eq!(answered, 5, "scrapes answered within 2 s");
+    let _ = stop.send(());
+    metrics.await.expect("stopped");
+}
+
 /// A state padded with moves nobody made (a thousand passes; 300,000 to
 /// 450,000 in a token just under the request limit) is refused by every RPC that reads a state, as a readable
 /// state and as an open token, over gRPC and JSON, before any search or
