@@ -19,15 +19,24 @@ work=$(mktemp -d)
 # could not bind 50102).
 ports=(21101 21102 21103)
 balancer=21100
+# nginx's browser port, and the address it connects to the replicas
+# from: the one address they trust.
+browsers=21104
+proxy=127.0.0.9
 pids=()
 trap 'kill "${pids[@]}" "$nginx" 2>/dev/null || true; rm -rf "$work"' EXIT
 nginx=""
 
+# The shipped deployment trusts exactly its proxy.
+python3 "$root/scripts/deploy-check.py"
+
 key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 start_replica() { # index
-    # (Tables are left out: several servers share tables on PostgreSQL only,
-    # which scripts/tables-servers-check.sh checks.)
-    PIPS_STATE_KEY="$key" "$binary" --addr "127.0.0.1:${ports[$1]}" --tables-db none >> "$work/replica-$1.log" 2>&1 &
+    # (Each keeps tables of its own in memory, for the check of the limits
+    # per client behind nginx: several servers share tables on PostgreSQL
+    # only, which scripts/tables-servers-check.sh checks.)
+    PIPS_STATE_KEY="$key" "$binary" --addr "127.0.0.1:${ports[$1]}" --tables-db sqlite::memory: \
+        --trusted-proxies "$proxy" >> "$work/replica-$1.log" 2>&1 &
     pids[$1]=$!
     for _ in $(seq 100); do
         "$binary" healthcheck --addr "127.0.0.1:${ports[$1]}" 2>/dev/null && return 0
@@ -38,9 +47,12 @@ start_replica() { # index
 }
 for i in 0 1 2; do start_replica "$i"; done
 
-# The shipped nginx.conf, with loopback upstreams and a local listener.
+# The shipped nginx.conf, with loopback upstreams, local listeners, and
+# the replicas reached from the address they trust.
 sed -e "s/pips-1:50051/127.0.0.1:${ports[0]}/; s/pips-2:50051/127.0.0.1:${ports[1]}/" \
     -e "s/pips-3:50051/127.0.0.1:${ports[2]}/; s/listen 50050 http2;/listen 127.0.0.1:$balancer http2;/" \
+    -e "s/listen 50080;/listen 127.0.0.1:$browsers;/" \
+    -e "s/^http {/http {\n    grpc_bind $proxy;\n    proxy_bind $proxy;/" \
     "$root/deploy/nginx.conf" > "$work/nginx.conf"
 mkdir -p "$work/nginx"
 nginx -p "$work/nginx" -c "$work/nginx.conf" -g "daemon off; pid $work/nginx.pid;" > "$work/nginx.log" 2>&1 &
@@ -64,4 +76,7 @@ start_replica 1
 wait "$load"
 grep -q "matches lost: 0" "$work/run.txt"
 grep -q "final tokens accepted by every replica" "$work/run.txt"
+# Two clients behind nginx, each counted as itself: a flooding one does
+# not get the other refused.
+python3 "$root/scripts/proxy-fairness.py" "127.0.0.1:$browsers" --watches 0
 echo "scale-out: ok"

@@ -19,6 +19,10 @@ tables=${3:-24}
 . "$root/scripts/lib/postgres.sh"
 ports=(21201 21202)
 balancer=21200
+# nginx's browser port, and the address it connects to the servers from:
+# the one address they trust.
+browsers=21203
+proxy=127.0.0.9
 pids=()
 nginx=""
 work=$(mktemp -d)
@@ -29,7 +33,7 @@ database=$pg_url
 mkdir -p "$work/run"
 for i in 0 1; do
     "$binary" --addr "127.0.0.1:${ports[$i]}" --tables-db "$database" \
-        --trusted-proxies 127.0.0.1 > "$work/run/server-$i.log" 2>&1 &
+        --trusted-proxies "$proxy" > "$work/run/server-$i.log" 2>&1 &
     pids[$i]=$!
 done
 for i in 0 1; do
@@ -40,9 +44,12 @@ for i in 0 1; do
     "$binary" healthcheck --addr "127.0.0.1:${ports[$i]}"
 done
 
-# The shipped nginx.conf, with loopback upstreams (two) and a local listener.
+# The shipped nginx.conf, with loopback upstreams (two), local listeners,
+# and the servers reached from the address they trust.
 sed -e "s/pips-1:50051/127.0.0.1:${ports[0]}/; s/pips-2:50051/127.0.0.1:${ports[1]}/" \
     -e "/pips-3:50051/d; s/listen 50050 http2;/listen 127.0.0.1:$balancer http2;/" \
+    -e "s/listen 50080;/listen 127.0.0.1:$browsers;/" \
+    -e "s/^http {/http {\n    grpc_bind $proxy;\n    proxy_bind $proxy;/" \
     "$root/deploy/nginx.conf" > "$work/run/nginx.conf"
 mkdir -p "$work/run/nginx"
 nginx -p "$work/run/nginx" -c "$work/run/nginx.conf" -g "daemon off; pid $work/run/nginx.pid;" \
@@ -71,4 +78,8 @@ for i in 0 1; do
         exit 1
     fi
 done
+# Two clients behind nginx, each counted as itself: a flooding one (past
+# its tables a minute on both servers, and its watches) does not get the
+# other refused.
+python3 "$root/scripts/proxy-fairness.py" "127.0.0.1:$browsers" --watches 200
 echo "tables-servers: $tables matches played to their end by seats on two servers behind nginx, on PostgreSQL $pg_version"
