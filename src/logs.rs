@@ -86,9 +86,9 @@ impl Default for Kind {
     }
 }
 
-/// Kinds of refusal, one per `ErrorReason` number (larger numbers share
-/// the last).
-const REFUSAL_KINDS: usize = 128;
+/// Kinds of refusal, one per `ErrorReason` number (the reasons are
+/// numbered below 256; a larger number shares the last kind).
+const REFUSAL_KINDS: usize = 256;
 
 /// Each refusal's kind, by its reason's number.
 pub static REFUSALS: [Kind; REFUSAL_KINDS] = [const { Kind::new() }; REFUSAL_KINDS];
@@ -120,6 +120,7 @@ pub async fn flush_every_second() {
             if let Some(more) = kind.take_held_back() {
                 let reason = i32::try_from(number)
                     .ok()
+                    .filter(|_| number < REFUSAL_KINDS - 1)
                     .and_then(|number| crate::proto::ErrorReason::try_from(number).ok())
                     .map_or("other", |reason| reason.as_str_name());
                 tracing::info!(
@@ -147,6 +148,19 @@ pub async fn flush_every_second() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_reason_has_a_kind_of_its_own() {
+        let numbers: Vec<i32> = (0..1000)
+            .filter(|number| crate::proto::ErrorReason::try_from(*number).is_ok())
+            .collect();
+        assert!(
+            numbers
+                .iter()
+                .all(|number| *number < (REFUSAL_KINDS - 1) as i32)
+        );
+        assert!(std::ptr::eq(refusal(5_000), refusal(REFUSAL_KINDS as i32)));
+    }
 
     #[test]
     fn a_kind_writes_at_most_a_line_a_second_and_counts_the_rest() {

@@ -84,6 +84,30 @@ pub enum Attack {
     /// people at tables of their own see how late their two-second
     /// timers are played.
     TimerFlood,
+    /// As behind a proxy the server trusts (start it with
+    /// `--trusted-proxies 127.0.0.1`): `--attackers` loops naming four
+    /// client addresses, creating tables as fast as they are answered and
+    /// watching every seat, while people naming addresses of their own
+    /// create tables and watch them.
+    ProxyFlood,
+    /// `--attackers` addresses each holding 64 watches by server-sent
+    /// events (its share), each on a connection of its own, reopened when
+    /// ended (run the server under `prlimit --nofile=1024`), while new
+    /// clients on new connections call the engine and open tables.
+    WatchDescriptors,
+    /// `--attackers` addresses creating tables as fast as allowed and
+    /// opening them every 5 s (start the server with `--tables-max 500`
+    /// and a short `--tables-expire-secs`), while newcomers create tables.
+    CapHolding,
+    /// People at tables of two, one watching while the other plays; in
+    /// the attack, others hold the table's watch link's 32 slots and 32
+    /// watches of the mover's own seat link: every move must still reach
+    /// the watching seat.
+    WatchSlots,
+    /// `--attackers` connections opening seats by links that open
+    /// nothing, as fast as answered (give `--server-log` the file the
+    /// server's log goes to: its growth is measured).
+    LogFlood,
 }
 
 /// What the attacks aim at, and what they send.
@@ -177,8 +201,24 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
     ) {
         return run_calls(attack, &target, attackers, stop).await;
     }
-    if attack == Attack::TimerFlood {
-        return tables::timer_flood(target.addr, attackers, stop, Arc::clone(&target.tables)).await;
+    let counts = Arc::clone(&target.tables);
+    match attack {
+        Attack::TimerFlood => {
+            return tables::timer_flood(target.addr, attackers, stop, counts).await;
+        }
+        Attack::ProxyFlood => {
+            return tables::proxy_flood(target.addr, attackers, stop, counts).await;
+        }
+        Attack::WatchDescriptors => {
+            return tables::watch_descriptors(target.addr, attackers, stop, counts).await;
+        }
+        Attack::CapHolding => {
+            return tables::cap_holding(target.addr, attackers, stop, counts).await;
+        }
+        Attack::LogFlood => return tables::log_flood(target.addr, attackers, stop, counts).await,
+        // (The people at the tables hold the watches in the attack.)
+        Attack::WatchSlots => return tokio::time::sleep_until(stop.into()).await,
+        _ => {}
     }
     if matches!(attack, Attack::IdleSeats | Attack::IdleSeatsEvents) {
         let events = attack == Attack::IdleSeatsEvents;
@@ -229,7 +269,12 @@ pub async fn run(attack: Attack, target: Arc<Target>, attackers: usize, stop: In
                     | Attack::SuggestDeadlines
                     | Attack::IdleSeats
                     | Attack::IdleSeatsEvents
-                    | Attack::TimerFlood => false,
+                    | Attack::TimerFlood
+                    | Attack::ProxyFlood
+                    | Attack::WatchDescriptors
+                    | Attack::CapHolding
+                    | Attack::WatchSlots
+                    | Attack::LogFlood => false,
                 };
                 if !held {
                     // Refused or reset: try again shortly, as an attacker would.

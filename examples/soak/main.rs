@@ -99,6 +99,10 @@ struct Args {
     /// lowest, standing for machines of their own).
     #[arg(long)]
     attackers_share_cores: bool,
+    /// The file the server's log goes to, for `--attack log-flood`: how
+    /// fast it grows in each phase is printed.
+    #[arg(long)]
+    server_log: Option<std::path::PathBuf>,
     /// The size of the long record the `Replay` attacks send, in bytes
     /// (default: just under the server's default request limit).
     #[arg(long, default_value_t = 1_000_000)]
@@ -490,7 +494,7 @@ async fn under_attack(
         })
         .enable_all()
         .build()?;
-    let mut timer_lines = Vec::new();
+    let mut table_lines = Vec::new();
     if let (Attack::TimerFlood, Some(metrics)) = (attack, args.metrics_addr) {
         let end = Instant::now() + Duration::from_secs(args.seconds + 15);
         tokio::spawn(tables::timeouts_by_window(metrics, end));
@@ -530,6 +534,36 @@ async fn under_attack(
             ));
             (task, counts)
         });
+        // What people at tables meet, in every phase of a table attack.
+        let people = Arc::new(tables::People::default());
+        let phase_no = u8::try_from(index + 1).unwrap_or(1);
+        let people_task = {
+            let (addr, people) = (args.addr, Arc::clone(&people));
+            match attack {
+                Attack::ProxyFlood => Some(tokio::spawn(tables::people_behind_the_proxy(
+                    addr, phase_no, stop, people,
+                ))),
+                Attack::WatchDescriptors => Some(tokio::spawn(tables::new_connections(
+                    addr, phase_no, stop, people,
+                ))),
+                Attack::CapHolding => Some(tokio::spawn(tables::newcomers(
+                    addr, phase_no, stop, people,
+                ))),
+                Attack::WatchSlots => Some(tokio::spawn(tables::watched_moves(
+                    addr,
+                    phase_no,
+                    phase == "attack",
+                    stop,
+                    (people, Arc::clone(&target.tables)),
+                ))),
+                _ => None,
+            }
+        };
+        let log_before = args
+            .server_log
+            .as_ref()
+            .and_then(|path| std::fs::metadata(path).ok())
+            .map(|meta| meta.len());
         let played_before = match (attack, args.metrics_addr) {
             (Attack::TimerFlood, Some(metrics)) => tables::timeouts_played(metrics).await,
             _ => None,
@@ -575,6 +609,25 @@ async fn under_attack(
         if let Some(scraper) = scraper {
             let _ = scraper.await;
         }
+        if let Some(task) = people_task {
+            let _ = task.await;
+            let what = match attack {
+                Attack::ProxyFlood => "people behind the proxy (a table created, a seat watched)",
+                Attack::WatchDescriptors => {
+                    "new clients on new connections (engine calls, tables, watches)"
+                }
+                Attack::CapHolding => "newcomers creating a table",
+                _ => "moves seen by the watching seat within 2 s",
+            };
+            table_lines.push(format!("{phase}: {}", people.line(what)));
+        }
+        if let (Some(before), Some(path)) = (log_before, args.server_log.as_ref()) {
+            let after = std::fs::metadata(path).map_or(before, |meta| meta.len());
+            table_lines.push(format!(
+                "{phase}: the server's log grew {:.1} KB a second",
+                after.saturating_sub(before) as f64 / 1000.0 / seconds as f64
+            ));
+        }
         if let Some((task, counts)) = timers {
             let _ = task.await;
             let mut late = counts
@@ -606,7 +659,7 @@ async fn under_attack(
                     100.0 * within / all.max(1.0)
                 ));
             }
-            timer_lines.push(line);
+            table_lines.push(line);
         }
         if let Some(attackers) = attackers {
             let _ = attackers.await;
@@ -637,7 +690,7 @@ async fn under_attack(
             max.1,
         );
     }
-    for line in timer_lines {
+    for line in table_lines {
         println!("{line}");
     }
     let (before, after) = (ends[0], ends[2]);
@@ -657,6 +710,15 @@ async fn under_attack(
     );
     if answered + refused > 0 {
         println!("attack calls: {answered} answered, {refused} refused or failed");
+    }
+    let (made, turned_away) = (
+        target.tables.created.load(Ordering::Relaxed),
+        target.tables.refused.load(Ordering::Relaxed),
+    );
+    if made + turned_away > 0 {
+        println!(
+            "the attack's tables and watches: {made} made, {turned_away} refused or ended (calls, for log-flood)"
+        );
     }
     let (expected, otherwise) = (
         target.answered.expected.load(Ordering::Relaxed),
@@ -678,7 +740,7 @@ async fn under_attack(
             scrapes.expected.load(Ordering::Relaxed),
             scrapes.otherwise.load(Ordering::Relaxed),
         );
-        println!("scrapes with a 10 s timeout: {scraped} answered, {missed} not");
+        println!("scrapes with a 2 s timeout: {scraped} answered, {missed} not");
     }
     attack_runtime.shutdown_background();
     if attack == Attack::SuggestDeadlines {

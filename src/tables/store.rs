@@ -239,24 +239,33 @@ impl Store {
         // one connection writes and a few read; an in-memory database has
         // one connection (each would be a database of its own).
         let memory = url.contains(":memory:") || url.contains("mode=memory");
-        let options = |connections| {
+        // The writing connection keeps 64 MiB of pages and a WAL of up to
+        // 64 MiB before it is written back (tables' rows are rewritten at
+        // every move, and a page written many times is written back once);
+        // the reading ones SQLite's 2 MiB each.
+        let options = |connections, writes: bool| {
             AnyPoolOptions::new()
                 .max_connections(connections)
                 .after_connect(move |connection, _| {
                     Box::pin(async move {
                         // (Per connection: a reconnected pool keeps them.)
                         if sqlite {
+                            let writing: &[&str] = if writes {
+                                &[
+                                    "PRAGMA cache_size = -65536",
+                                    "PRAGMA wal_autocheckpoint = 16384",
+                                ]
+                            } else {
+                                &[]
+                            };
                             for pragma in [
                                 "PRAGMA foreign_keys = ON",
                                 "PRAGMA journal_mode = WAL",
                                 "PRAGMA synchronous = NORMAL",
-                                // (64 MiB of pages, and a WAL of up to 64 MiB
-                                // before it is written back: tables' rows are
-                                // rewritten at every move, and a page written
-                                // many times is written back once.)
-                                "PRAGMA cache_size = -65536",
-                                "PRAGMA wal_autocheckpoint = 16384",
-                            ] {
+                            ]
+                            .iter()
+                            .chain(writing)
+                            {
                                 sqlx::query(pragma).execute(&mut *connection).await?;
                             }
                         }
@@ -264,13 +273,15 @@ impl Store {
                     })
                 })
         };
-        let pool = options(if sqlite { 1 } else { 16 }).connect(url).await?;
+        let pool = options(if sqlite { 1 } else { 16 }, true)
+            .connect(url)
+            .await?;
         Migrator::new(Embedded(MIGRATIONS.len()))
             .await?
             .run(&pool)
             .await?;
         let reads = if sqlite && !memory {
-            options(READERS).connect(url).await?
+            options(READERS, false).connect(url).await?
         } else {
             pool.clone()
         };
