@@ -494,11 +494,13 @@ pub async fn people_behind_the_proxy(
     }
 }
 
-/// `watch-descriptors`: `attackers` addresses (127.10.x.y), each creating
+/// `watch-descriptors`: `attackers` addresses (127.16.x.1 on: each a
+/// network of its own, a hundred to a block, so that none is short of
+/// tables to watch), each creating
 /// eight tables and holding four watches by server-sent events of each of
 /// their sixteen seats (64, its share), each on a connection of its own,
-/// opened again a moment after the server ends it, until `stop`. Run the
-/// server under `prlimit --nofile=1024`.
+/// opened again a second after the server ends or refuses it (as a page
+/// does), until `stop`. Run the server under `prlimit --nofile=1024`.
 pub async fn watch_descriptors(
     addr: SocketAddr,
     attackers: usize,
@@ -509,7 +511,8 @@ pub async fn watch_descriptors(
     for n in 0..attackers {
         let counts = Arc::clone(&counts);
         tasks.spawn(async move {
-            let from = loopback(10, n);
+            let block = u8::try_from(16 + n / 100).unwrap_or(u8::MAX);
+            let from = host(block, u8::try_from(n % 100 + 1).unwrap_or(1), 0);
             let mut links = Vec::new();
             for _ in 0..8 {
                 match create_json(addr, from, None).await {
@@ -528,7 +531,9 @@ pub async fn watch_descriptors(
                 watches.spawn(async move {
                     while Instant::now() < stop {
                         hold_watch(addr, (from, None), &link, stop, &counts).await;
-                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        // (As the playground does after a refusal or a
+                        // stream's end.)
+                        tokio::time::sleep(Duration::from_secs(1)).await;
                     }
                 });
             }

@@ -74,8 +74,8 @@ const MOST_GROUPS: usize = 300_000;
 pub struct Limiter {
     /// The limits.
     pub limits: TableLimits,
-    /// Each group's bucket: its tokens and when they were counted.
-    buckets: Mutex<HashMap<(Width, IpAddr), (f64, Instant)>>,
+    /// Each group's bucket of creations.
+    buckets: Buckets<(Width, IpAddr)>,
 }
 
 /// The refusal of a call past a limit: `what` says which.
@@ -94,7 +94,7 @@ impl Limiter {
     pub fn new(limits: TableLimits) -> Limiter {
         Limiter {
             limits,
-            buckets: Mutex::default(),
+            buckets: Buckets::new(MOST_GROUPS),
         }
     }
 
@@ -105,46 +105,104 @@ impl Limiter {
     /// once to remember another).
     pub fn create(&self, client: &Networks, now: Instant) -> Result<(), ApiError> {
         let per_minute = f64::from(self.limits.creations_per_minute);
-        let refill = |width: Width, (tokens, at): (f64, Instant)| {
-            let full = per_minute * width.times() as f64;
+        let groups =
+            Width::ALL.map(|width| ((width, client.at(width)), per_minute * width.times() as f64));
+        self.buckets
+            .take(&groups, now)
+            .map_err(|Empty { index, wait }| {
+                let width = Width::ALL[index.min(2)];
+                match wait {
+                    Some(seconds) => refused(format!(
+                        "{} tables a minute may be created from one {}: retry in {seconds} s",
+                        groups[index.min(2)].1,
+                        width.name(),
+                    )),
+                    None => refused(
+                        "too many addresses are creating tables at once: retry in a minute"
+                            .to_owned(),
+                    ),
+                }
+            })
+    }
+}
+
+/// Why a bucket gave no token: which (its index among those asked) and
+/// in how many seconds it will have one (`None`: too many buckets are
+/// kept to keep another).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Empty {
+    /// The bucket's index among those asked.
+    pub index: usize,
+    /// Seconds until it has a token, if it is kept.
+    pub wait: Option<u64>,
+}
+
+/// Token buckets, one per key, each holding up to its size and refilled
+/// at its size a minute (a burst of as many, then one every `60 / size`
+/// seconds). At most `most` are kept; past it, those refilled (holding
+/// nothing worth keeping) are forgotten.
+#[derive(Debug)]
+pub struct Buckets<K> {
+    /// The most buckets kept.
+    most: usize,
+    /// Each key's tokens, when they were counted, and its size.
+    kept: Mutex<HashMap<K, (f64, Instant, f64)>>,
+}
+
+impl<K: std::hash::Hash + Eq + Copy> Buckets<K> {
+    /// No buckets yet, at most `most` kept.
+    #[must_use]
+    pub fn new(most: usize) -> Buckets<K> {
+        Buckets {
+            most,
+            kept: Mutex::default(),
+        }
+    }
+
+    /// Takes a token from each of `keys` (each with its bucket's size),
+    /// from all of them or from none.
+    ///
+    /// # Errors
+    /// The first bucket without a token.
+    pub fn take(&self, keys: &[(K, f64)], now: Instant) -> Result<(), Empty> {
+        let refill = |(tokens, at, full): (f64, Instant, f64)| {
             let minutes = now.saturating_duration_since(at).as_secs_f64() / 60.0;
             (tokens + minutes * full).min(full)
         };
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return Err(refused("the tables' limits are unavailable".to_owned()));
-        };
-        let groups = Width::ALL.map(|width| (width, client.at(width)));
-        let new = groups
-            .iter()
-            .filter(|group| !buckets.contains_key(group))
-            .count();
-        if buckets.len() + new > MOST_GROUPS {
-            buckets.retain(|(width, _), bucket| {
-                refill(*width, *bucket) < per_minute * width.times() as f64
+        let Ok(mut kept) = self.kept.lock() else {
+            return Err(Empty {
+                index: 0,
+                wait: None,
             });
-            if buckets.len() + new > MOST_GROUPS {
-                return Err(refused(
-                    "too many addresses are creating tables at once: retry in a minute".to_owned(),
-                ));
+        };
+        let new = keys
+            .iter()
+            .filter(|(key, _)| !kept.contains_key(key))
+            .count();
+        if kept.len() + new > self.most {
+            kept.retain(|_, bucket| refill(*bucket) < bucket.2);
+            if kept.len() + new > self.most {
+                return Err(Empty {
+                    index: 0,
+                    wait: None,
+                });
             }
         }
-        let mut tokens = [0.0; 3];
-        for (index, group) in groups.iter().enumerate() {
-            let (width, _) = *group;
-            let full = per_minute * width.times() as f64;
-            let bucket = buckets.get(group).copied().unwrap_or((full, now));
-            tokens[index] = refill(width, bucket);
-            if tokens[index] < 1.0 {
-                let per_minute = self.limits.creations_per_minute as f64 * width.times() as f64;
-                return Err(refused(format!(
-                    "{per_minute} tables a minute may be created from one {}: retry in {} s",
-                    width.name(),
-                    ((1.0 - tokens[index]) / full * 60.0).ceil()
-                )));
+        let mut tokens = Vec::with_capacity(keys.len());
+        for (index, (key, full)) in keys.iter().enumerate() {
+            let (had, at, _) = kept.get(key).copied().unwrap_or((*full, now, *full));
+            let left = refill((had, at, *full));
+            if left < 1.0 {
+                let wait = ((1.0 - left) / full * 60.0).ceil();
+                return Err(Empty {
+                    index,
+                    wait: Some(wait as u64),
+                });
             }
+            tokens.push(left);
         }
-        for (group, tokens) in groups.into_iter().zip(tokens) {
-            buckets.insert(group, (tokens - 1.0, now));
+        for ((key, full), left) in keys.iter().zip(tokens) {
+            kept.insert(*key, (left - 1.0, now, *full));
         }
         Ok(())
     }

@@ -252,7 +252,7 @@ impl Store {
                         if sqlite {
                             let writing: &[&str] = if writes {
                                 &[
-                                    "PRAGMA cache_size = -65536",
+                                    "PRAGMA cache_size = -16384",
                                     "PRAGMA wal_autocheckpoint = 16384",
                                 ]
                             } else {

@@ -72,6 +72,9 @@ impl Tables {
         request: &proto::WatchRequest,
         peer: Option<IpAddr>,
     ) -> Result<impl Stream<Item = Result<Watched, ApiError>> + Send + 'static, ApiError> {
+        // (Before the table is looked up: a flood of openings costs no
+        // reading.)
+        self.watches.may_open(peer)?;
         let (table, viewer) = self.seat_of(&request.link, "link").await?;
         let permit = self.watches.admit(&table.id, viewer.stored(), peer)?;
         self.resume(&table, viewer).await?;

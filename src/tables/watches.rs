@@ -18,9 +18,12 @@ use tokio::sync::Notify;
 use crate::metrics::{EndedLabels, METRICS};
 use crate::service::ApiError;
 
-use super::limits::refused;
+use super::limits::{Buckets, Empty, refused};
 use super::networks::{Networks, Width};
 use super::store::WATCH_SEAT;
+
+/// Addresses whose watch openings are remembered at once.
+const MOST_OPENERS: usize = 100_000;
 
 /// Watches one seat may hold at once (a person's phone, laptop and a tab
 /// or two); another takes the place of the one of them idle longest.
@@ -96,6 +99,10 @@ pub struct Watches {
     epoch: Instant,
     /// The watches, by place and by address.
     registry: Mutex<Registry>,
+    /// Each address's bucket of watches opened: a burst of its share,
+    /// then as many a minute, so that watches ended by the server are
+    /// not opened again as fast as a script can.
+    opens: Buckets<IpAddr>,
 }
 
 /// The watches, indexed.
@@ -221,6 +228,7 @@ impl Watches {
             limits,
             epoch: Instant::now(),
             registry: Mutex::default(),
+            opens: Buckets::new(MOST_OPENERS),
         }
     }
 
@@ -228,6 +236,28 @@ impl Watches {
     #[must_use]
     pub fn limits(&self) -> WatchLimits {
         self.limits
+    }
+
+    /// Takes one of `peer`'s watch openings (asked before anything of
+    /// the watch is looked up).
+    ///
+    /// # Errors
+    /// The address opened as many watches as it may lately.
+    pub fn may_open(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
+        let address = Networks::of(peer).at(Width::Address);
+        let share = self.limits.per_address as f64;
+        self.opens
+            .take(&[(address, share)], Instant::now())
+            .map_err(|Empty { wait, .. }| {
+                refused(match wait {
+                    Some(seconds) => format!(
+                        "{} watches a minute may be opened from one address: retry in {seconds} s",
+                        self.limits.per_address
+                    ),
+                    None => "too many addresses are opening watches at once: retry in a minute"
+                        .to_owned(),
+                })
+            })
     }
 
     /// Now, in ms from the epoch.
@@ -440,5 +470,22 @@ mod tests {
             .collect();
         let sixth = roomy.admit("t5", 0, from("10.0.0.1")).expect_err("past it");
         assert!(sixth.message.contains("one address"), "{}", sixth.message);
+    }
+
+    #[test]
+    fn an_address_opens_its_share_in_a_burst_then_as_many_a_minute() {
+        let watches = watches(100);
+        for _ in 0..5 {
+            watches
+                .may_open(from("10.0.0.1"))
+                .expect("within the burst");
+        }
+        let refused = watches.may_open(from("10.0.0.1")).expect_err("past it");
+        assert!(
+            refused.message.contains("5 watches a minute"),
+            "{}",
+            refused.message
+        );
+        watches.may_open(from("10.0.0.2")).expect("another address");
     }
 }

@@ -881,11 +881,14 @@ async fn a_seat_gets_its_live_updates_however_many_watch_the_others() {
     .expect("a seat");
     let (mine, theirs) = (&links[1 - to_act], &links[to_act]);
     // The watch link's 32 slots held, and the other seat's link watched
-    // 32 times over (from one address: within its 64).
+    // 28 times over (from one address: within the 64 it may hold, and
+    // open in a burst).
     let mut held = Vec::new();
-    for _ in 0..32 {
+    for n in 0..32 {
         held.push(watch(&mut client, &created.watch_link).await);
-        held.push(watch(&mut client, theirs).await);
+        if n < 28 {
+            held.push(watch(&mut client, theirs).await);
+        }
     }
     let refused = client
         .watch(proto::WatchRequest {
