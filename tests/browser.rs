@@ -1425,6 +1425,33 @@ async fn play_with_a_friend(name: &str, query: &str) {
         .expect("the friend's address")
         .to_string();
     assert_eq!(rewritten, friend_url, "the old form rewritten");
+    // Only the creator's device keeps the other seats' links.
+    let host_link = host_url.split("#t=").nth(1).expect("the host's link");
+    let friend_link = friend_url.split("#t=").nth(1).expect("the friend's link");
+    let kept = |browser: &Client| {
+        let browser = browser.clone();
+        async move {
+            browser
+                .execute(
+                    "return Object.keys(localStorage).filter((k) => k.startsWith('pips.table.'))\
+                     .map((k) => k + localStorage.getItem(k)).join(' ');",
+                    vec![],
+                )
+                .await
+                .expect("the page's storage")
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        }
+    };
+    assert!(
+        kept(&host).await.contains(friend_link),
+        "the creator keeps the invitations"
+    );
+    assert!(
+        !kept(&friend).await.contains(host_link),
+        "a friend keeps no other seat's link"
+    );
     let started = Instant::now();
     let mut steps = 0u32;
     let mut reloaded = false;
