@@ -352,12 +352,11 @@ fn serve_until(
         let how = listen::Listening {
             limits: connection_limits(&config),
             answers,
+            // (At the cap the connection idle longest makes way: one
+            // holding a watch is never idle, and watches are bounded below
+            // the connections, so engine calls, moves and health checks
+            // always find room.)
             max_connections,
-            // At the cap, the connection idle longest makes way: a
-            // connection holding a watch is never idle, and watches are
-            // bounded below the connections, so engine calls, moves and
-            // health checks always find room.
-            replace_idle: true,
             tls,
             counted: true,
         };
@@ -416,7 +415,6 @@ fn metrics_until<'a>(
             // (Its answers are a scrape's, not held: its budget is its own.)
             answers: AnswerBudget::new(config.max_answer_bytes),
             max_connections: Some(METRICS_MAX_CONNECTIONS),
-            replace_idle: true,
             tls: None,
             counted: false,
         };

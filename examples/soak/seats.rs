@@ -18,7 +18,7 @@ use pips::proto::table_service_client::TableServiceClient;
 use pips::proto::{self, seat_plan};
 use tokio::task::JoinSet;
 
-use super::tables::connect_from;
+use super::tables::{connect_from, hold_until, watch_events as watch_events_from};
 
 /// Seats at a table.
 const SEATS: usize = 4;
@@ -187,48 +187,17 @@ async fn watch_events_once(
     stop: Instant,
     counts: &Counts,
 ) -> Watched {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let Ok(socket) = tokio::net::TcpSocket::new_v4() else {
-        return Watched::Failed;
-    };
-    if socket.bind(SocketAddr::new(from, 0)).is_err() {
-        return Watched::Failed;
-    }
-    let Ok(mut stream) = socket.connect(addr).await else {
-        return Watched::Failed;
-    };
-    let body = format!(r#"{{"link": "{link}"}}"#);
-    let head = format!(
-        "POST /v1/Watch HTTP/1.1\r\nhost: pips\r\ncontent-type: application/json\r\n\
-         content-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    if stream.write_all(head.as_bytes()).await.is_err() {
-        return Watched::Failed;
-    }
-    let mut buffer = vec![0u8; 16 * 1024];
-    let mut counted = false;
-    let mut answered = false;
-    while let Ok(Ok(read)) = tokio::time::timeout_at(stop.into(), stream.read(&mut buffer)).await {
-        if read == 0 {
-            break;
-        }
-        let chunk = &buffer[..read];
-        if !answered {
-            answered = true;
-            if !chunk.starts_with(b"HTTP/1.1 200") {
-                return Watched::Refused;
-            }
-        }
-        if !counted && chunk.windows(6).any(|w| w == b"data: ") {
-            counted = true;
+    match watch_events_from(addr, from, link, None).await {
+        Ok(stream) => {
             counts.held.fetch_add(1, Ordering::Relaxed);
+            hold_until(stream, stop).await;
+            counts.held.fetch_sub(1, Ordering::Relaxed);
+            Watched::Held
         }
+        // (No answer at all: the connection failed.)
+        Err(0) => Watched::Failed,
+        Err(_) => Watched::Refused,
     }
-    if counted {
-        counts.held.fetch_sub(1, Ordering::Relaxed);
-    }
-    Watched::Held
 }
 
 /// `seats` idle seats (rounded up to whole tables) at `addr` until `stop`,

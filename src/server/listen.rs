@@ -109,13 +109,11 @@ pub struct Listening {
     pub limits: ConnectionLimits,
     /// The answer budget its connections hold their unwritten answers of.
     pub answers: Arc<AnswerBudget>,
-    /// Connections served at once (more wait in the listen backlog).
+    /// Connections served at once. At the cap a new connection is taken
+    /// at once in place of the connection idle longest (closed), so that
+    /// idle connections cannot keep everyone else out; when none is idle,
+    /// it waits for a place.
     pub max_connections: Option<usize>,
-    /// At the cap, whether a new connection is taken at once in place of
-    /// the connection idle longest (closed), rather than left to wait in
-    /// the backlog: so that idle connections cannot keep everyone else
-    /// out (the metrics listener, which a scraper must always reach).
-    pub replace_idle: bool,
     /// TLS, if the listener speaks it.
     pub tls: Option<TlsAcceptor>,
     /// Whether its connections count in `pips_connections_open` (the
@@ -136,28 +134,19 @@ pub async fn serve(
         limits,
         answers,
         max_connections,
-        replace_idle,
         tls,
         counted,
     } = how;
-    let roster = replace_idle.then(|| Arc::new(Roster::default()));
+    // Under a cap: its places, and the roster of the connections that
+    // may make way.
+    let capped =
+        max_connections.map(|n| (Arc::new(Semaphore::new(n)), Arc::new(Roster::default())));
     let builder = Arc::new(limits.builder());
-    let slots = max_connections.map(|n| Arc::new(Semaphore::new(n)));
     let (stop, stopping) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut backoff = Backoff::new();
     tokio::pin!(shutdown);
     loop {
-        // A slot first (when connections are capped): at the cap, new
-        // connections wait in the listen backlog (where idle ones are
-        // replaced, the slot is taken once a connection is accepted).
-        let slot = match &slots {
-            Some(slots) if roster.is_none() => tokio::select! {
-                permit = Arc::clone(slots).acquire_owned() => permit.ok(),
-                () = &mut shutdown => break,
-            },
-            _ => None,
-        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
@@ -181,8 +170,8 @@ pub async fn serve(
         };
         backoff.succeeded();
         // At the cap, the connection idle longest makes way for this one.
-        let slot = match (&slots, &roster) {
-            (Some(slots), Some(roster)) => {
+        let slot = match &capped {
+            Some((slots, roster)) => {
                 if slots.available_permits() == 0 {
                     // The connections accepted just before read their
                     // first requests first (a scrape among a burst of
@@ -195,7 +184,7 @@ pub async fn serve(
                     () = &mut shutdown => break,
                 }
             }
-            _ => slot,
+            None => None,
         };
         // Small request/response pairs: without TCP_NODELAY, Nagle's
         // algorithm and delayed ACKs add tens of milliseconds to every call.
@@ -210,7 +199,9 @@ pub async fn serve(
         let id = connection::next_id();
         let accepted = Accepted {
             id,
-            on_roster: roster.as_ref().map(|roster| roster.enter(id, &activity)),
+            on_roster: capped
+                .as_ref()
+                .map(|(_, roster)| roster.enter(id, &activity)),
             activity,
         };
         let open = OpenConnection::new(counted);

@@ -19,6 +19,7 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::{AnyPool, Row};
 
 use super::batch::{Batcher, Move};
+use super::networks::Width;
 
 /// The schema's migrations, `src/tables/migrations/<version>_<name>.sql`,
 /// built into the binary: each its version, its description (the file's
@@ -174,9 +175,9 @@ pub enum Created {
         /// The table deleted to make room at the cap, if one was.
         evicted: Option<String>,
     },
-    /// Its creator keeps its share at this width (0 address, 1 network,
-    /// 2 block) already: nothing was stored.
-    OverShare(usize),
+    /// Its creator keeps its share at this width already: nothing was
+    /// stored.
+    OverShare(Width),
     /// The tables are at the cap and its creator keeps as many as anyone
     /// at every width: nothing was stored.
     Full,
@@ -347,7 +348,7 @@ impl Store {
             mine[width] = count_where(&mut tx, column, key).await?;
             // (A share as wide as the cap is the cap's to keep.)
             if shares.per_width[width] < shares.most && mine[width] >= shares.per_width[width] {
-                return Ok(Created::OverShare(width));
+                return Ok(Created::OverShare(Width::ALL[width]));
             }
         }
         let lock = if self.postgres.is_some() {
@@ -465,17 +466,7 @@ impl Store {
         .bind(id)
         .fetch_all(&self.reads)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(SeatRow {
-                    seat: row.try_get("seat")?,
-                    kind: row.try_get("kind")?,
-                    level: row.try_get("level")?,
-                    auto: row.try_get::<i64, _>("auto")? != 0,
-                    connected: row.try_get::<i64, _>("connected")? != 0,
-                })
-            })
-            .collect()
+        rows.iter().map(seat_row).collect()
     }
 
     /// The moves of a table's match, in order.
@@ -589,8 +580,8 @@ impl Store {
     /// tables to the sweeps after `until`. SQLite is one server's, whose
     /// sweeper plays its due turns one batch after another: the tables
     /// are only read (their commits move their due times on; one the
-    /// sweeper sets aside it claims with [`Store::claim`]), which halves
-    /// what a timeout writes.
+    /// sweeper sets aside it claims by setting its due time on, with
+    /// [`Store::set_due`]), which halves what a timeout writes.
     ///
     /// # Errors
     /// A database failure.
@@ -628,8 +619,9 @@ impl Store {
             query.execute(&mut *tx).await?;
         }
         let sql = format!(
-            "SELECT table_id, seat, kind, level, auto FROM seats \
-             WHERE table_id IN ({}) AND seat >= 0 ORDER BY table_id, seat",
+            // (Who is connected does not matter to a due turn.)
+            "SELECT table_id, seat, kind, level, auto, CAST(0 AS BIGINT) AS connected \
+             FROM seats WHERE table_id IN ({}) AND seat >= 0 ORDER BY table_id, seat",
             placeholders(self.postgres.is_some(), 1, tables.len())
         );
         let mut query = sqlx::query(&sql);
@@ -642,13 +634,7 @@ impl Store {
             std::collections::HashMap::new();
         for row in &seat_rows {
             let table: String = row.try_get("table_id")?;
-            seats.entry(table).or_default().push(SeatRow {
-                seat: row.try_get("seat")?,
-                kind: row.try_get("kind")?,
-                level: row.try_get("level")?,
-                auto: row.try_get::<i64, _>("auto")? != 0,
-                connected: false,
-            });
+            seats.entry(table).or_default().push(seat_row(row)?);
         }
         Ok(tables
             .into_iter()
@@ -657,16 +643,6 @@ impl Store {
                 table,
             })
             .collect())
-    }
-
-    /// Claims a table whose due turn this server plays apart (a search),
-    /// or cannot play (its state unreadable), until `until`, at its
-    /// number (a move since has set its due time already).
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn claim(&self, id: &str, number: i64, until: i64) -> Result<(), sqlx::Error> {
-        self.set_due(id, number, Some(until)).await
     }
 
     /// Sets when a table's turn is due, at its number.
@@ -909,6 +885,17 @@ fn table_row(row: &AnyRow) -> Result<TableRow, sqlx::Error> {
     })
 }
 
+/// A seat from its row.
+fn seat_row(row: &AnyRow) -> Result<SeatRow, sqlx::Error> {
+    Ok(SeatRow {
+        seat: row.try_get("seat")?,
+        kind: row.try_get("kind")?,
+        level: row.try_get("level")?,
+        auto: row.try_get::<i64, _>("auto")? != 0,
+        connected: row.try_get::<i64, _>("connected")? != 0,
+    })
+}
+
 /// A move from its row.
 fn move_row(row: &AnyRow) -> Result<MoveRow, sqlx::Error> {
     Ok(MoveRow {
@@ -1100,7 +1087,7 @@ mod tests {
         }
         assert_eq!(
             create_by(&store, "a4", "10.0.0.1", 40, shares).await,
-            Created::OverShare(0),
+            Created::OverShare(Width::Address),
             "past the address's share"
         );
         create_by(&store, "b1", "10.0.0.2", 50, shares).await;

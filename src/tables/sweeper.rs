@@ -174,7 +174,6 @@ impl Tables {
             if !claimed.is_empty() {
                 self.play_claimed(Arc::new(claimed)).await;
             }
-
             if !full {
                 break;
             }
@@ -253,7 +252,7 @@ impl Tables {
         let until = now_ms() + CLAIM_MS;
         if let Err(error) = self
             .store
-            .claim(&claimed.table.id, claimed.table.version, until)
+            .set_due(&claimed.table.id, claimed.table.version, Some(until))
             .await
         {
             database(&error);
@@ -342,6 +341,21 @@ mod tests {
         (tables, links)
     }
 
+    /// Makes table `id`'s turn at move `number` overdue, and claims the
+    /// tables due as the sweeper does.
+    async fn due_now(tables: &Tables, id: &str, number: i64) -> Vec<Claimed> {
+        tables
+            .store
+            .set_due(id, number, Some(now_ms() - 10))
+            .await
+            .expect("due");
+        tables
+            .store
+            .claim_due(now_ms(), now_ms() + CLAIM_MS, 10)
+            .await
+            .expect("claimed")
+    }
+
     /// A timeout claimed while its seat was to act, played after the seat
     /// moved: it is not applied to the next seat's turn.
     #[tokio::test]
@@ -359,16 +373,7 @@ mod tests {
         let link = &links[usize::try_from(to_act).expect("a seat")];
         let table_id = opened.table_id.clone();
         // The seat's time is up: the sweeper claims the turn ...
-        tables
-            .store
-            .set_due(&table_id, 0, Some(now_ms() - 10))
-            .await
-            .expect("due");
-        let claimed = tables
-            .store
-            .claim_due(now_ms(), now_ms() + CLAIM_MS, 10)
-            .await
-            .expect("claimed");
+        let claimed = due_now(&tables, &table_id, 0).await;
         assert_eq!(claimed.len(), 1);
         // ... but the seat moves before its timeout is played.
         let mine = tables
@@ -395,16 +400,7 @@ mod tests {
         let due = table.turn_due.expect("a timer runs");
         assert!(due > now_ms() + 50_000, "the next seat's timer runs whole");
         // A turn still due when its timeout is played is played.
-        tables
-            .store
-            .set_due(&table_id, 1, Some(now_ms() - 10))
-            .await
-            .expect("due");
-        let claimed = tables
-            .store
-            .claim_due(now_ms(), now_ms() + CLAIM_MS, 10)
-            .await
-            .expect("claimed");
+        let claimed = due_now(&tables, &table_id, 1).await;
         tables.play_claimed(Arc::new(claimed)).await;
         assert_eq!(tables.reread(&table_id).await.expect("there").version, 2);
     }

@@ -486,7 +486,6 @@ impl Tables {
                 self.tell(&evicted, Change::Gone).await;
             }
             Created::OverShare(width) => {
-                let width = Width::ALL[width.min(2)];
                 return Err(limits::refused(format!(
                     "one {} may keep {} tables at once, and keeps them: retry once one of them \
                      has gone unplayed for the server's expiry",

@@ -51,9 +51,8 @@ struct Watching {
     ended: bool,
     /// Set when the server shuts down.
     closing: tokio::sync::watch::Receiver<bool>,
-    /// When it last sent an update (an idle watch ends).
-    updated: tokio::time::Instant,
-    /// Its place among the watches (the server may end it).
+    /// Its place among the watches (the server may end it), which knows
+    /// when it last sent an update (an idle watch ends).
     permit: WatchPermit,
 }
 
@@ -95,7 +94,6 @@ impl Tables {
             first: Some(Box::new(first)),
             ended: false,
             closing: self.closing.subscribe(),
-            updated: tokio::time::Instant::now(),
             permit,
         };
         Ok(futures_util::stream::unfold(watching, next))
@@ -112,7 +110,7 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
         return Some((Ok(Watched::Update(first)), watching));
     }
     loop {
-        let idle_until = watching.updated + watching.permit.idle();
+        let idle_until = tokio::time::Instant::now() + watching.permit.idle_left();
         let wake = (tokio::time::Instant::now() + HEARTBEAT).min(idle_until);
         let change = tokio::select! {
             change = tokio::time::timeout_at(wake, watching.watcher.changes.recv()) => change,
@@ -150,7 +148,6 @@ async fn next(mut watching: Watching) -> Option<(Result<Watched, ApiError>, Watc
                 }
                 let update = show(snapshot, watching.viewer);
                 watching.sent = snapshot.table.version;
-                watching.updated = tokio::time::Instant::now();
                 watching.permit.sent();
                 watching.ended = update.is_err();
                 return Some((update.map(|u| Watched::Update(Box::new(u))), watching));

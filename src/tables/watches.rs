@@ -158,10 +158,18 @@ impl WatchPermit {
         self.end.notified().await;
     }
 
-    /// How long the watch may send nothing before it ends.
+    /// How much longer the watch may send nothing before it ends (zero:
+    /// it has been idle for its time).
     #[must_use]
-    pub fn idle(&self) -> Duration {
-        self.watches.limits.idle
+    pub fn idle_left(&self) -> Duration {
+        let quiet = self
+            .watches
+            .now()
+            .saturating_sub(self.active.load(Ordering::Relaxed));
+        self.watches
+            .limits
+            .idle
+            .saturating_sub(Duration::from_millis(quiet))
     }
 }
 

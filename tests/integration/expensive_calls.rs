@@ -383,19 +383,19 @@ async fn oversize_bodies_are_refused_at_once_naming_the_configured_limit() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_scrape_gets_through_a_metrics_listener_held_by_idle_connections() {
+/// A metrics listener served with `config` on a loopback port: its
+/// address, what stops it, and its task.
+async fn metrics_listener(
+    config: Config,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("address");
-    // (A header timeout longer than the test waits for a scrape: only
-    // making way for it can serve it.)
-    let config = Config {
-        header_timeout: Duration::from_secs(2 * WITHIN.as_secs()),
-        idle_timeout: Duration::from_secs(2),
-        ..Config::default()
-    };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let metrics = tokio::spawn(async move {
         pips::server::serve_metrics(listener, &config, async {
@@ -403,6 +403,19 @@ async fn a_scrape_gets_through_a_metrics_listener_held_by_idle_connections() {
         })
         .await;
     });
+    (addr, stop, metrics)
+}
+
+#[tokio::test]
+async fn a_scrape_gets_through_a_metrics_listener_held_by_idle_connections() {
+    // (A header timeout longer than the test waits for a scrape: only
+    // making way for it can serve it.)
+    let (addr, stop, metrics) = metrics_listener(Config {
+        header_timeout: Duration::from_secs(2 * WITHIN.as_secs()),
+        idle_timeout: Duration::from_secs(2),
+        ..Config::default()
+    })
+    .await;
     // Twice as many half-sent requests as the listener serves at once ...
     let mut held = Vec::new();
     for _ in 0..2 * pips::server::METRICS_MAX_CONNECTIONS {
@@ -469,21 +482,11 @@ fn scrape_within_2s(addr: std::net::SocketAddr) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scrape_gets_through_a_burst_of_silent_connections() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("address");
-    let config = Config {
+    let (addr, stop, metrics) = metrics_listener(Config {
         header_timeout: Duration::from_secs(30),
         ..Config::default()
-    };
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let metrics = tokio::spawn(async move {
-        pips::server::serve_metrics(listener, &config, async {
-            let _ = stopped.await;
-        })
-        .await;
-    });
+    })
+    .await;
     // Five times, a hundred silent connections opened at once (and held)
     // as a scrape is asked: each scrape is answered within 2 s, the
     // listener making way for it.
