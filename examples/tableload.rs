@@ -175,7 +175,7 @@ async fn table(
             players: args.players,
             rules: None,
             seats: vec![person; players],
-            settings: None,
+            ..Default::default()
         })
         .await
         .map_err(|e| format!("create: {}", e.message()))?

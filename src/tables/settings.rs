@@ -1,7 +1,9 @@
-//! A table's settings: its turn timer and what the computer does for a
-//! seat whose time ran out. Kept as the JSON of `TableSettings`, which the
-//! server writes (never a client's text), read back leniently: a setting a
-//! table was stored without is its default.
+//! A table's settings: its turn timer, what the computer does for a seat
+//! whose time ran out, and the seed its matches are dealt from when the
+//! creator gave one. Kept as the JSON of `TableSettings` (with the seed
+//! beside its fields), which the server writes (never a client's text),
+//! read back leniently: a setting a table was stored without is its
+//! default.
 
 use crate::proto::{self, ErrorReason};
 use crate::service::ApiError;
@@ -15,9 +17,16 @@ pub struct Settings {
     /// Seconds a person has for each move (0: no timer).
     pub turn_seconds: u32,
     /// Whether the computer plays one move only for a seat whose time ran
-    /// out (else it plays the seat until its person acts again).
+    /// out (else it plays the seat until its person comes back).
     pub one_move: bool,
+    /// The seed the first match was dealt from, when the creator gave one
+    /// (each rematch is dealt from the next); not shown to the seats, whose
+    /// view of the settings is `TableSettings`.
+    pub seed: Option<u64>,
 }
+
+/// The key the seed is stored under, beside `TableSettings`' fields.
+const SEED_KEY: &str = "seed";
 
 impl Settings {
     /// The settings a request asks for, checked.
@@ -55,6 +64,7 @@ impl Settings {
         Ok(Settings {
             turn_seconds: settings.turn_seconds,
             one_move: rule == proto::TimeoutRule::OneMove,
+            seed: None,
         })
     }
 
@@ -75,17 +85,38 @@ impl Settings {
     /// The settings as stored.
     #[must_use]
     pub fn to_json(self) -> String {
-        serde_json::to_string(&self.to_proto()).unwrap_or_else(|_| "{}".to_owned())
+        let mut stored = serde_json::to_value(self.to_proto()).unwrap_or_default();
+        if let (Some(seed), Some(fields)) = (self.seed, stored.as_object_mut()) {
+            // As proto3 JSON writes a 64-bit number: a string.
+            fields.insert(SEED_KEY.to_owned(), seed.to_string().into());
+        }
+        serde_json::to_string(&stored).unwrap_or_else(|_| "{}".to_owned())
     }
 
     /// The settings stored as `json` (a setting missing or unreadable: its
     /// default).
     #[must_use]
     pub fn from_json(json: &str) -> Settings {
-        serde_json::from_str::<proto::TableSettings>(json)
+        let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_str(json) else {
+            return Settings::default();
+        };
+        let seed = fields
+            .remove(SEED_KEY)
+            .and_then(|seed| seed.as_str().and_then(|text| text.parse().ok()));
+        let settings = serde_json::from_value::<proto::TableSettings>(fields.into())
             .ok()
             .and_then(|stored| Settings::checked(Some(&stored)).ok())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        Settings { seed, ..settings }
+    }
+
+    /// The seed the `match_no`-th match (from 1) is dealt from: the
+    /// creator's seed for the first, the next for each rematch; `None`
+    /// (drawn by the server) without one.
+    #[must_use]
+    pub fn match_seed(self, match_no: i64) -> Option<u64> {
+        let after = u64::try_from(match_no.saturating_sub(1)).unwrap_or(0);
+        self.seed.map(|seed| seed.wrapping_add(after))
     }
 
     /// A person's time for a move, in milliseconds, if a timer runs.
@@ -110,6 +141,19 @@ mod tests {
         assert_eq!(Settings::from_json(&settings.to_json()), settings);
         assert_eq!(settings.turn_ms(), Some(30_000));
         assert_eq!(Settings::from_json("{}"), Settings::default());
+        let seeded = Settings {
+            seed: Some(u64::MAX),
+            ..settings
+        };
+        assert_eq!(Settings::from_json(&seeded.to_json()), seeded);
+        assert_eq!(seeded.match_seed(1), Some(u64::MAX));
+        assert_eq!(seeded.match_seed(3), Some(1));
+        assert_eq!(settings.match_seed(2), None);
+        // A table stored before seeds: no seed, its timer kept.
+        assert_eq!(
+            Settings::from_json(r#"{"turnSeconds":30,"onTimeout":"TIMEOUT_RULE_ONE_MOVE"}"#),
+            settings
+        );
         assert_eq!(Settings::from_json("not json").turn_ms(), None);
         let unspecified = Settings::from_request(Some(&proto::TableSettings::default()));
         assert_eq!(unspecified.expect("valid"), Settings::default());

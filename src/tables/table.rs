@@ -244,6 +244,7 @@ pub(super) fn show(snapshot: &Snapshot, viewer: Viewer) -> Result<proto::TableUp
             .and_then(|due| u64::try_from(due).ok())
             .unwrap_or(0),
         r#match: u32::try_from(table.match_no).unwrap_or(0),
+        server_time_ms: u64::try_from(now_ms()).unwrap_or(0),
     })
 }
 
@@ -385,11 +386,15 @@ impl Tables {
         request: &proto::CreateTableRequest,
         peer: Option<IpAddr>,
     ) -> Result<proto::CreateTableResponse, ApiError> {
-        let settings = Settings::from_request(request.settings.as_ref())?;
+        let settings = Settings {
+            seed: request.seed,
+            ..Settings::from_request(request.settings.as_ref())?
+        };
         let (game, _) = self.engine.deal(&proto::NewGameRequest {
             variant: request.variant.clone(),
             players: request.players,
             rules: request.rules,
+            seed: settings.match_seed(1),
             ..Default::default()
         })?;
         let players = usize::from(game.players());
@@ -628,11 +633,14 @@ impl Tables {
         if game.outcome().is_none() {
             return Err(in_play("a rematch"));
         }
-        // The same game: its preset, seats and every rule, dealt anew.
+        // The same game: its preset, seats and every rule, dealt anew (a
+        // seeded table's from its next seed).
+        let settings = Settings::from_json(&table.settings);
         let (next, _) = self.engine.deal(&proto::NewGameRequest {
             variant: game.variant().to_owned(),
             players: u32::from(game.players()),
             rules: Some(encode_rules(game.rules())),
+            seed: settings.match_seed(table.match_no.saturating_add(1)),
             ..Default::default()
         })?;
         let seats = self.seat_rows(&table.id).await?;
@@ -643,7 +651,7 @@ impl Tables {
                 table: &table.id,
                 number: table.version,
                 state: &write_state(&next),
-                turn_due: due_after(&next, &seats, Settings::from_json(&table.settings), now),
+                turn_due: due_after(&next, &seats, settings, now),
                 now,
             })
             .await

@@ -123,7 +123,7 @@ mod tests {
         let other = 1 - to_act;
         let timer = Settings {
             turn_seconds: 30,
-            one_move: false,
+            ..Settings::default()
         };
         let people = [seat(to_act, "person", false), seat(other, "person", false)];
         assert_eq!(due_after(&game, &people, Settings::default(), 100), None);

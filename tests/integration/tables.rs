@@ -63,7 +63,7 @@ fn create(variant: &str, seats: Vec<proto::SeatPlan>) -> proto::CreateTableReque
         players: u32::try_from(seats.len()).expect("seats"),
         rules: None,
         seats,
-        settings: None,
+        ..Default::default()
     }
 }
 
@@ -335,6 +335,83 @@ async fn a_match_played_by_links_replays_to_its_digest_and_offers_a_rematch() {
     server.stop().await;
 }
 
+/// The match digest of the deal `NewGame` makes of `variant` for two
+/// players from `seed`, as seat 0 sees it.
+async fn dealt_digest(server: &TestServer, variant: &str, seed: u64) -> Vec<u8> {
+    let mut engine = server.client().await;
+    let dealt = engine
+        .new_game(proto::NewGameRequest {
+            variant: variant.to_owned(),
+            players: 2,
+            seed: Some(seed),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner();
+    engine
+        .view(proto::ViewRequest {
+            state_source: dealt.state.map(proto::view_request::StateSource::State),
+            seat: 0,
+            ..Default::default()
+        })
+        .await
+        .expect("a view")
+        .into_inner()
+        .match_digest
+}
+
+#[tokio::test]
+async fn a_seeded_table_deals_each_match_from_its_seed() {
+    let server = with_tables().await;
+    let mut client = tables(&server).await;
+    let mut request = create("draw", vec![person(), person()]);
+    request.seed = Some(u64::MAX);
+    let created = client
+        .create_table(request)
+        .await
+        .expect("created")
+        .into_inner();
+    let links: Vec<String> = created.seat_links.iter().map(|l| l.link.clone()).collect();
+    let first = open(&mut client, &links[0]).await;
+    assert_eq!(
+        view(&first).match_digest,
+        dealt_digest(&server, "draw", u64::MAX).await,
+        "the first match is dealt as NewGame deals from the seed"
+    );
+    // (The clock the update was made at, to count a timer down from.)
+    let now = u64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_millis(),
+    )
+    .expect("ms");
+    assert!(
+        first.server_time_ms.abs_diff(now) < 60_000,
+        "the server's clock is sent"
+    );
+    let (last, _) = play_to_end(&mut client, &links).await;
+    let dealt = client
+        .rematch(proto::RematchRequest {
+            link: links[1].clone(),
+            number: last.number,
+        })
+        .await
+        .expect("dealt")
+        .into_inner()
+        .update
+        .expect("an update");
+    assert_eq!(dealt.r#match, 2);
+    let second = open(&mut client, &links[0]).await;
+    assert_eq!(
+        view(&second).match_digest,
+        dealt_digest(&server, "draw", 0).await,
+        "the rematch is dealt from the next seed (wrapping)"
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_watch_link_sees_no_hand_and_acts_for_nobody() {
     let server = with_tables().await;
@@ -398,6 +475,13 @@ async fn a_seat_whose_time_runs_out_is_played_by_the_computer_until_it_returns()
     let first = created.update.expect("an update");
     let late = view(&first).to_act.expect("a seat to act");
     assert!(first.turn_ends_at_ms > 0, "the timer runs");
+    assert!(
+        first.turn_ends_at_ms > first.server_time_ms
+            && first.turn_ends_at_ms <= first.server_time_ms + 1_000,
+        "the time left is counted from the server's clock: {} to {}",
+        first.server_time_ms,
+        first.turn_ends_at_ms
+    );
     assert_eq!(
         first.settings.expect("settings").turn_seconds,
         1,
