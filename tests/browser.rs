@@ -187,7 +187,7 @@ struct Width {
 const DESKTOP: Width = Width {
     name: "desktop",
     width: 1280,
-    height: 900,
+    height: 800,
     phone: false,
 };
 const PHONE: Width = Width {
@@ -1521,6 +1521,52 @@ async fn table_scores(base: &str, page_url: &str) -> (Value, Vec<i64>) {
     (answer["update"]["view"]["phase"].clone(), scores)
 }
 
+/// A server's SQLite file in a folder of its own under the test's temporary
+/// folder (emptied first), on a free port: a server on it can be killed
+/// and started again on the same file.
+struct FileServer {
+    dir: PathBuf,
+    addr: std::net::SocketAddr,
+    database: String,
+    base: String,
+}
+
+impl FileServer {
+    async fn start(name: &str) -> FileServer {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let database = format!("sqlite://{}?mode=rwc", dir.join("tables.db").display());
+        let addr = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port");
+        FileServer {
+            dir,
+            addr,
+            database,
+            base: format!("http://{addr}"),
+        }
+    }
+
+    /// A browser profile's folder, emptied.
+    fn profile(&self, name: &str) -> PathBuf {
+        let dir = self.dir.join(format!("chromium-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+}
+
+/// Waits until a server at `addr` accepts connections.
+async fn wait_up(addr: std::net::SocketAddr) {
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server never answered");
+}
+
 /// A Mexican Train table by link: three people (three browser profiles,
 /// two desktops and a phone) and a computer seat, and a fourth page on the
 /// watch link that never shows a hand; the server is killed with SIGKILL
@@ -1530,31 +1576,12 @@ async fn table_scores(base: &str, page_url: &str) -> (Value, Vec<i64>) {
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_a_train_table_by_link_through_a_server_kill() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("friends-trains");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let database = format!("sqlite://{}?mode=rwc", dir.join("tables.db").display());
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port");
-    let base = format!("http://{addr}");
-    let up = async || {
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the server never answered");
-    };
+    let served = FileServer::start("friends-trains").await;
+    let (addr, database, base) = (served.addr, served.database.clone(), served.base.clone());
     let mut binary = Some(Binary::start(addr, &database, &[]));
-    up().await;
+    wait_up(addr).await;
     let (port, _chromedriver) = start_chromedriver().await;
-    let profile = |name: &str| {
-        let dir = dir.join(format!("chromium-{name}"));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    };
+    let profile = |name: &str| served.profile(name);
     let host = open_browser(port, &profile("host"), &DESKTOP).await;
     let second = open_browser(port, &profile("second"), &PHONE).await;
     let third = open_browser(port, &profile("third"), &DESKTOP).await;
@@ -1621,7 +1648,7 @@ async fn playground_plays_a_train_table_by_link_through_a_server_kill() {
                 running.kill();
             }
             binary = Some(Binary::start(addr, &database, &[]));
-            up().await;
+            wait_up(addr).await;
             killed = true;
             // Every page has its watch again before it is asked to move.
             tokio::time::sleep(Duration::from_secs(3)).await;
@@ -1736,6 +1763,20 @@ return {
     .map((li) => li.querySelectorAll('.tally .stroke').length + li.querySelectorAll('.tally .group.five').length),
   banner: [document.querySelector('#banner-title').textContent, document.querySelector('#banner-text').textContent],
   revealed: [...document.querySelectorAll('#revealed li')].map((li) => [Number(li.dataset.tricks), Number(li.dataset.points)]),
+  // On your turn: every bid inside the screen, the trick's lead above
+  // the docked hand, and nothing to scroll inside the hand's panel.
+  followable: (() => {
+    const panel = document.querySelector('#mine');
+    const top = panel.getBoundingClientRect().top;
+    const inside = (el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; };
+    const lead = document.querySelector(`#layout .trick:not(.past) .spot[data-seat="${t.leader ?? 0}"] .tile`);
+    const r = lead?.getBoundingClientRect();
+    return {
+      bids: [...document.querySelectorAll('#other-moves button')].every(inside),
+      lead: !lead || (r.top >= 0 && r.bottom <= top),
+      innerScroll: panel.scrollHeight > panel.clientHeight + 1,
+    };
+  })(),
 };
 "#;
 
@@ -1777,6 +1818,7 @@ async fn play_trick_match(
     let (mut shot_auction, mut shot_contract, mut shot_trick, mut checked, mut hinted) =
         (false, false, false, false, false);
     let mut special = Vec::new();
+    let mut shot_lead = false;
     // Plunge and splash bids offered (your doubles allowing).
     let mut plunges = 0;
     loop {
@@ -1896,6 +1938,17 @@ async fn play_trick_match(
             continue;
         }
         assert_turn_in_view(&page, width, table.variant);
+        assert_eq!(
+            seen["followable"],
+            json!({ "bids": true, "lead": true, "innerScroll": false }),
+            "{} {}: what you must follow or answer is in view: {seen}",
+            width.name,
+            table.variant
+        );
+        if seen["trick"].as_u64().unwrap_or(0) > 0 && !shot_lead {
+            shot_lead = true;
+            screenshot(browser, &shot("lead-in-view")).await;
+        }
         // The auction, a call each, the standing bid lit.
         assert_eq!(seen["calls"], seen["auction"], "a call each: {seen}");
         let standing = if seen["standingSeat"].is_null() {
@@ -2111,4 +2164,383 @@ async fn playground_plays_trick_games_on_a_desktop() {
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_trick_games_on_a_phone() {
     play_tricks_at(PHONE).await;
+}
+
+/// Posts `body` to the JSON API's `rpc` at `base`, answering the JSON.
+async fn api(base: &str, rpc: &str, body: Value) -> Value {
+    let answer = post_json(&format!("{base}/v1/{rpc}"), body.to_string()).await;
+    assert!(
+        answer.status.is_success(),
+        "{rpc}: {}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    serde_json::from_slice(&answer.body).expect("JSON")
+}
+
+/// Runs `script` on `browser` every 50 ms until it answers true, for at
+/// most `seconds`.
+async fn until(browser: &Client, script: &str, seconds: u64, what: &str) {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(seconds) {
+        if browser.execute(script, vec![]).await.expect(what) == json!(true) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let page = text(browser, "body").await;
+    panic!("{what}: not within {seconds} s; the page says: {page}");
+}
+
+/// The link of each person seat of a table `CreateTable` answered, by seat.
+fn seat_links(created: &Value) -> Vec<(u64, String)> {
+    created["seatLinks"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .map(|l| {
+            (
+                l["seat"].as_u64().unwrap_or(0),
+                l["link"].as_str().expect("a link").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Presses the first thing a page may do now at its turn (a tile, its end
+/// or train, a draw or pass, a bid): whether there was one.
+const ACT: &str = "const b = document.querySelector('#choose-buttons button, #hand button.playable, #other-moves button'); \
+                   if (b) { b.click(); return true; } return false;";
+
+/// The table as people use it, in real browsers: the invitations on a
+/// phone (one line a link, the table in view), the seats named alike on
+/// the form and the table, a turn timer chosen and counted down; a
+/// timed-out player taking the seat back; the watch link's page through a
+/// hand's end; and an outage, with a tile pressed during it.
+#[tokio::test]
+#[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
+async fn playground_tables_as_people_use_them() {
+    let served = FileServer::start("tables-in-use").await;
+    let (addr, database, base) = (served.addr, served.database.clone(), served.base.clone());
+    let mut binary = Some(Binary::start(addr, &database, &[]));
+    wait_up(addr).await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile = |name: &str| served.profile(name);
+    let phone = open_browser(port, &profile("phone"), &PHONE).await;
+    let desktop = open_browser(port, &profile("desktop"), &DESKTOP).await;
+
+    // 1. A Texas 42 table of three friends, created on a phone with a turn
+    // timer: the form names the seats as the table will, and asks no
+    // computer's strength; the invitations are a line each, and the table
+    // is in view below them.
+    open_page(
+        &phone,
+        &format!("{base}/?variant=texas42&players=4&mode=friends&people=1,2,3&timer=45"),
+    )
+    .await;
+    let form = phone
+        .execute(
+            "return [[...document.querySelectorAll('#people label')].map((l) => l.firstChild.textContent), \
+             document.querySelector('#level-label').hidden, document.querySelector('#timer-label').hidden];",
+            vec![],
+        )
+        .await
+        .expect("the form");
+    assert_eq!(
+        form,
+        json!([["West", "Your partner", "East"], true, false]),
+        "the form's seats, no strength asked, a timer offered"
+    );
+    let links = create_friends_table(
+        &phone,
+        &format!("{base}/?variant=texas42&players=4&mode=friends&people=1,2,3&timer=45"),
+    )
+    .await;
+    assert_eq!(links.len(), 4, "three friends and the watch link");
+    let invite = phone
+        .execute(
+            r#"
+const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+return {
+  rows: [...document.querySelectorAll('#invite-links li')].map(box),
+  names: [...document.querySelectorAll('#invite-links .who')].map((el) => el.textContent),
+  table: box(document.querySelector('#table')),
+  presence: document.querySelector('#presence').textContent,
+  clock: [...document.querySelectorAll('.clock')].filter((el) => !el.hidden).map((el) => el.textContent),
+  width: innerWidth, height: innerHeight,
+};"#,
+            vec![],
+        )
+        .await
+        .expect("the invitations");
+    screenshot(&phone, "tables-invite-phone").await;
+    assert_eq!(
+        invite["names"],
+        json!(["West", "Your partner", "East", "Watch link"]),
+        "the invitations name the seats as the form did"
+    );
+    let width = invite["width"].as_f64().expect("width");
+    for row in invite["rows"].as_array().expect("rows") {
+        let [left, top, right, bottom] = [0, 1, 2, 3].map(|i| row[i].as_f64().unwrap_or(0.0));
+        assert!(
+            bottom - top <= 56.0 && left >= 0.0 && right <= width,
+            "a link's line is one line, inside the screen: {row}"
+        );
+    }
+    assert!(
+        invite["table"][1].as_f64().unwrap_or(f64::MAX)
+            < invite["height"].as_f64().unwrap_or(0.0) - 150.0,
+        "the table is in view below the invitations: {invite}"
+    );
+    assert!(
+        invite["presence"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("You: here"),
+        "the page's own player is here from the start: {}",
+        invite["presence"]
+    );
+    let clock = invite["clock"][0].as_str().unwrap_or_default();
+    assert!(
+        clock.ends_with(" left") && clock.starts_with("0:4"),
+        "the seat to act's time is counted down: {invite}"
+    );
+    // The watch link, on a desktop: watching, no hand, no "you", every
+    // seat round the felt.
+    open_page(&desktop, &links[3]).await;
+    until(
+        &desktop,
+        "return document.querySelectorAll('#seats li').length === 4;",
+        20,
+        "the watcher's seats",
+    )
+    .await;
+    let watched = desktop
+        .execute(
+            "return [!document.querySelector('#watching-label').hidden, document.querySelector('#mine').hidden, \
+             document.querySelectorAll('#scores li.mine').length, document.body.innerText.includes('Your hand')];",
+            vec![],
+        )
+        .await
+        .expect("the watcher's page");
+    assert_eq!(
+        watched,
+        json!([true, true, 0, false]),
+        "the watch page reads as watching"
+    );
+    screenshot(&desktop, "tables-watching-texas42-desktop").await;
+
+    // 2. A timed-out player takes the seat back: a muggins table on
+    // 3-second timers; one seat's person is away, the other plays at once.
+    let created = api(
+        &base,
+        "CreateTable",
+        json!({ "variant": "muggins", "players": 2, "seats": [{ "person": {} }, { "person": {} }],
+                "settings": { "turnSeconds": 3 } }),
+    )
+    .await;
+    let late = created["update"]["view"]["toAct"].as_u64().unwrap_or(0);
+    let seats = seat_links(&created);
+    let link_of = |seat: u64| {
+        seats
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, link)| format!("{base}/#t={link}"))
+            .expect("a seat's link")
+    };
+    open_page(&phone, &link_of(late)).await;
+    open_page(&desktop, &link_of(1 - late)).await;
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the computer never took the late seat over"
+        );
+        desktop
+            .execute(ACT, vec![])
+            .await
+            .expect("the other seat plays");
+        if phone
+            .execute("return !document.querySelector('#away').hidden;", vec![])
+            .await
+            .expect("away")
+            == json!(true)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let away = phone
+        .execute(
+            "const r = document.querySelector('#take-back').getBoundingClientRect(); \
+             return [document.querySelector('#away-text').textContent, r.top >= 0 && r.bottom <= innerHeight];",
+            vec![],
+        )
+        .await
+        .expect("the away notice");
+    assert!(
+        away[0]
+            .as_str()
+            .unwrap_or_default()
+            .contains("the computer is playing your seat"),
+        "{away}"
+    );
+    assert_eq!(away[1], json!(true), "the way back is in view");
+    screenshot(&phone, "tables-taken-over-phone").await;
+    assert!(click(&phone, "#take-back").await, "take the seat back");
+    let started = Instant::now();
+    let played = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the seat never came back"
+        );
+        desktop
+            .execute(ACT, vec![])
+            .await
+            .expect("the other seat plays");
+        let mine = phone
+            .execute(
+                "return [document.querySelector('#away').hidden, document.querySelectorAll('#hand button.playable').length > 0 \
+                 || document.querySelectorAll('#other-moves button').length > 0];",
+                vec![],
+            )
+            .await
+            .expect("the seat");
+        if mine == json!([true, true])
+            && phone.execute(ACT, vec![]).await.expect("play") == json!(true)
+        {
+            break true;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    };
+    assert!(played, "the person plays their own seat again");
+
+    // 3. The watch link's page follows a hand's end into the next hand by
+    // itself: a block-game table whose two seats play by the API.
+    let created = api(
+        &base,
+        "CreateTable",
+        json!({ "variant": "block", "players": 2, "seats": [{ "person": {} }, { "person": {} }] }),
+    )
+    .await;
+    let seats = seat_links(&created);
+    let watch = created["watchLink"]
+        .as_str()
+        .expect("a watch link")
+        .to_owned();
+    open_page(&desktop, &format!("{base}/?result-ms=1500#t={watch}")).await;
+    let mut hand_ended = false;
+    for _ in 0..500 {
+        let opened = api(&base, "OpenSeat", json!({ "link": seats[0].1 })).await;
+        let view = &opened["update"]["view"];
+        if view["handNumber"].as_u64().unwrap_or(1) > 1 {
+            hand_ended = true;
+            break;
+        }
+        let seat = view["toAct"].as_u64().unwrap_or(0);
+        let link = &seats.iter().find(|(s, _)| *s == seat).expect("a seat").1;
+        let mine = api(&base, "OpenSeat", json!({ "link": link })).await;
+        let legal = mine["update"]["view"]["legalMoves"][0].clone();
+        api(
+            &base,
+            "Act",
+            json!({ "link": link, "number": mine["update"]["number"], "move": legal }),
+        )
+        .await;
+    }
+    assert!(hand_ended, "the first hand ended");
+    until(
+        &desktop,
+        "return !document.querySelector('#banner').hidden && !!window.pipsPlayground.finished;",
+        10,
+        "the watcher sees the hand's result",
+    )
+    .await;
+    screenshot(&desktop, "tables-watching-hand-end-desktop").await;
+    until(
+        &desktop,
+        "return document.querySelector('#banner').hidden && window.pipsPlayground.view?.handNumber === 2;",
+        10,
+        "the watcher's page follows into the next hand by itself",
+    )
+    .await;
+
+    // 4. An outage: the server is killed at the phone's turn; the page
+    // says so at the top of the screen and in the hand, offers no tile,
+    // refuses one pressed in words, and gives the turn back once the
+    // server is up again.
+    let created = api(
+        &base,
+        "CreateTable",
+        json!({ "variant": "muggins", "players": 2, "seats": [{ "person": {} }, { "person": {} }] }),
+    )
+    .await;
+    let first = created["update"]["view"]["toAct"].as_u64().unwrap_or(0);
+    let link = seat_links(&created)
+        .into_iter()
+        .find(|(s, _)| *s == first)
+        .expect("the first seat's link")
+        .1;
+    open_page(&phone, &format!("{base}/#t={link}")).await;
+    until(
+        &phone,
+        "return document.querySelectorAll('#hand button.playable').length > 0;",
+        20,
+        "the phone's turn",
+    )
+    .await;
+    if let Some(running) = binary.take() {
+        running.kill();
+    }
+    until(
+        &phone,
+        "return !document.querySelector('#connection').hidden;",
+        10,
+        "the outage is said",
+    )
+    .await;
+    let lost = phone
+        .execute(
+            "const r = document.querySelector('#connection').getBoundingClientRect(); \
+             return [r.top >= 0 && r.bottom <= innerHeight, document.querySelectorAll('#hand button.playable').length, \
+             document.querySelector('#turn').textContent.startsWith('Connection lost')];",
+            vec![],
+        )
+        .await
+        .expect("the outage");
+    assert_eq!(
+        lost,
+        json!([true, 0, true]),
+        "said in view, no tile offered"
+    );
+    phone
+        .execute("document.querySelector('#hand button').click();", vec![])
+        .await
+        .expect("press a tile");
+    let refused = text(&phone, "#turn").await;
+    assert!(
+        refused.starts_with("Not sent:"),
+        "the tile is refused in words: {refused}"
+    );
+    screenshot(&phone, "tables-outage-phone").await;
+    binary = Some(Binary::start(addr, &database, &[]));
+    wait_up(addr).await;
+    until(
+        &phone,
+        "return document.querySelector('#connection').hidden && document.querySelectorAll('#hand button.playable').length > 0;",
+        20,
+        "the turn comes back with the table",
+    )
+    .await;
+    assert_eq!(phone.execute(ACT, vec![]).await.expect("play"), json!(true));
+    until(
+        &phone,
+        "return [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('You played'));",
+        10,
+        "the move is played once the table is back",
+    )
+    .await;
+    for browser in [phone, desktop] {
+        browser.close().await.expect("close");
+    }
+    drop(binary);
 }

@@ -353,7 +353,6 @@ async fn dealt_digest(server: &TestServer, variant: &str, seed: u64) -> Vec<u8> 
         .view(proto::ViewRequest {
             state_source: dealt.state.map(proto::view_request::StateSource::State),
             seat: 0,
-            ..Default::default()
         })
         .await
         .expect("a view")
