@@ -1137,6 +1137,28 @@ async fn play_hub_match(browser: &Client, server: &TestServer, width: &Width, ta
             continue;
         }
         assert_turn_in_view(&page, width, table.variant);
+        // An opening chain says what it is, and its end is a button of
+        // its own.
+        let chain = browser
+            .execute(
+                "const legal = window.pipsPlayground.view?.legalMoves ?? [];                  return legal.some((m) => m.endTurn) && !window.pipsPlayground.busy                    ? [document.querySelector('#turn').textContent, [...document.querySelectorAll('#other-moves button')].map((b) => b.textContent)] : null;",
+                vec![],
+            )
+            .await
+            .expect("the opening chain");
+        if !chain.is_null() && page["choosing"] != true {
+            assert!(
+                chain[0]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("opening chain")
+                    && chain[1]
+                        .as_array()
+                        .is_some_and(|b| b.contains(&json!("End your opening chain"))),
+                "{}: the opening chain said: {chain}",
+                table.variant
+            );
+        }
         if !shot_mid && page["onTable"].as_u64().unwrap_or(0) >= 10 {
             shot_mid = true;
             assert_named_and_ordered(&page, table.variant);
