@@ -1527,13 +1527,7 @@ async fn play_with_a_friend(name: &str, query: &str) {
 /// The scores the server has for the table a page's address names.
 async fn table_scores(base: &str, page_url: &str) -> (Value, Vec<i64>) {
     let link = page_url.split("#t=").nth(1).expect("a table's link");
-    let opened = post_json(
-        &format!("{base}/v1/OpenSeat"),
-        format!(r#"{{"link": "{link}"}}"#),
-    )
-    .await;
-    assert!(opened.status.is_success(), "open the seat");
-    let answer: Value = serde_json::from_slice(&opened.body).expect("JSON");
+    let answer = api(base, "OpenSeat", json!({ "link": link })).await;
     let scores = answer["update"]["view"]["scores"]
         .as_array()
         .expect("scores")
@@ -1554,7 +1548,7 @@ struct FileServer {
 }
 
 impl FileServer {
-    async fn start(name: &str) -> FileServer {
+    fn new(name: &str) -> FileServer {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a folder");
@@ -1598,7 +1592,7 @@ async fn wait_up(addr: std::net::SocketAddr) {
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_plays_a_train_table_by_link_through_a_server_kill() {
-    let served = FileServer::start("friends-trains").await;
+    let served = FileServer::new("friends-trains");
     let (addr, database, base) = (served.addr, served.database.clone(), served.base.clone());
     let mut binary = Some(Binary::start(addr, &database, &[]));
     wait_up(addr).await;
@@ -2241,7 +2235,7 @@ const ACT: &str = "const b = document.querySelector('#choose-buttons button, #ha
 #[tokio::test]
 #[ignore = "needs chromium and chromium-driver; run with --ignored (.ci/run does)"]
 async fn playground_tables_as_people_use_them() {
-    let served = FileServer::start("tables-in-use").await;
+    let served = FileServer::new("tables-in-use");
     let (addr, database, base) = (served.addr, served.database.clone(), served.base.clone());
     let mut binary = Some(Binary::start(addr, &database, &[]));
     wait_up(addr).await;
