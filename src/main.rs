@@ -17,7 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Where tables are kept unless a flag says otherwise: a SQLite file in
 /// the folder the server runs in, so that the run command plays by link
 /// with nothing to install.
-const DEFAULT_TABLES_DB: &str = "sqlite://pips-tables.db?mode=rwc";
+const DEFAULT_TABLES_DB: &str = "pips-tables.db";
 
 /// An authoritative dominoes rules engine, served over gRPC.
 #[derive(Parser, Debug)]
@@ -135,11 +135,12 @@ struct Cli {
     /// holding the most unread answers is closed.
     #[arg(long, env = "PIPS_MAX_ANSWER_BYTES", default_value_t = 64 * 1024 * 1024)]
     max_answer_bytes: usize,
-    /// Where `TableService` keeps its tables, so that people play each
-    /// other by a link: a SQLite file (`sqlite://pips-tables.db?mode=rwc`,
-    /// created if missing, beside where the server runs) or
-    /// `postgres://user@host/db` (for several servers). `none`: the server
-    /// keeps no tables and refuses their calls.
+    /// Where `TableService` keeps its tables, so that people play each other
+    /// by a link: a SQLite file (a path such as `pips-tables.db`, or
+    /// `sqlite://pips-tables.db`; created if missing, relative to where the
+    /// server runs) or `postgres://user@host/db` (for several servers).
+    /// `none`: the server keeps no tables and refuses their calls. The
+    /// server binds its port only once the database is usable.
     #[arg(long, env = "PIPS_TABLES_DB", default_value = DEFAULT_TABLES_DB)]
     tables_db: String,
     /// Seconds a table nobody plays at (no person's move, no rematch) is
@@ -410,7 +411,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         max_waiting_bodies_per_connection: cli.max_waiting_bodies_per_connection,
         max_answer_bytes: cli.max_answer_bytes,
         tls,
-        tables_db: (cli.tables_db != "none").then(|| cli.tables_db.clone()),
+        tables_db: pips::tables::database::address(&cli.tables_db)?,
         tables_expire_after: Duration::from_secs(cli.tables_expire_secs),
         table_limits: pips::tables::limits::TableLimits {
             creations_per_minute: cli.tables_per_minute,
@@ -532,6 +533,16 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // The tables' database is opened before the port is bound: one that
+    // cannot be used is said at once, and nothing is served meanwhile.
+    let metrics_config = config.clone();
+    let prepared = match pips::server::prepare(config).await {
+        Ok(prepared) => prepared,
+        Err(error) => {
+            tracing::error!("{error}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let listener = match TcpListener::bind(cli.addr).await {
         Ok(listener) => listener,
         Err(error) => {
@@ -543,7 +554,7 @@ async fn main() -> std::process::ExitCode {
         match TcpListener::bind(addr).await {
             Ok(metrics) => {
                 tracing::info!(%addr, "metrics at /metrics");
-                let config = config.clone();
+                let config = metrics_config.clone();
                 tokio::spawn(async move {
                     pips::server::serve_metrics(metrics, &config, std::future::pending()).await;
                 });
@@ -554,7 +565,7 @@ async fn main() -> std::process::ExitCode {
             }
         }
     }
-    match pips::server::run(listener, config, shutdown_signal()).await {
+    match prepared.serve(listener, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");

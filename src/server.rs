@@ -182,9 +182,10 @@ pub enum ServerError {
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     /// The tables' database could not be opened, or its schema brought up
-    /// to date.
-    #[error("the tables' database (--tables-db): {0}")]
-    Tables(sqlx::Error),
+    /// to date: why, with the flag and the fix
+    /// ([`crate::tables::database::explain`]).
+    #[error("{0}")]
+    Tables(String),
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets the calls in
@@ -197,7 +198,86 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServerError> {
-    serve_until(listener, config, Box::pin(shutdown)).await
+    prepare(config).await?.serve(listener, shutdown).await
+}
+
+/// A server ready to serve: what it needs before it takes a connection
+/// (the tables' database open and its schema up to date), so that a
+/// database that cannot be used is said before the port is bound.
+#[derive(Debug)]
+pub struct Prepared {
+    /// How it serves.
+    config: Config,
+    /// The engine its RPCs and tables share.
+    engine: Engine,
+    /// Its tables, when it keeps them.
+    tables: Option<Arc<crate::tables::Tables>>,
+    /// Connections held at once (from the flag, else the descriptor
+    /// limit).
+    max_connections: Option<usize>,
+}
+
+/// Makes the server `config` describes ready to serve: the engine, and the
+/// tables' database opened.
+///
+/// # Errors
+/// [`ServerError::Tables`] when the database cannot be used, saying why
+/// and how to fix it.
+pub async fn prepare(config: Config) -> Result<Prepared, ServerError> {
+    let descriptors = descriptors::limit();
+    let max_connections = config
+        .max_connections
+        .or_else(|| descriptors.map(descriptors::connections_for));
+    let max_watches = config
+        .table_limits
+        .max_watches
+        .or_else(|| descriptors.map(descriptors::watches_for))
+        .unwrap_or(descriptors::MOST_WATCHES);
+    tracing::info!(
+        descriptors,
+        max_connections,
+        max_watches,
+        "bounds from the descriptor limit"
+    );
+    let engine = Engine::new(Custody::new(config.state_keys.clone()))
+        .with_suggest_cap(config.max_suggest)
+        .with_pool_size(config.work_pool);
+    let tables = match &config.tables_db {
+        Some(database) => Some(
+            crate::tables::Tables::open(
+                database,
+                engine.clone(),
+                config.tables_expire_after,
+                config.table_limits,
+                crate::tables::watches::WatchLimits::of(&config.table_limits, max_watches),
+            )
+            .await
+            .map_err(|error| {
+                ServerError::Tables(crate::tables::database::explain(database, &error))
+            })?,
+        ),
+        None => None,
+    };
+    Ok(Prepared {
+        config,
+        engine,
+        tables,
+        max_connections,
+    })
+}
+
+impl Prepared {
+    /// Serves on `listener` until `shutdown` completes, as [`run`] does.
+    ///
+    /// # Errors
+    /// When the server cannot be built.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> Result<(), ServerError> {
+        serve_until(listener, self, Box::pin(shutdown)).await
+    }
 }
 
 /// The future the server shuts down on, boxed to one type, so that the
@@ -209,10 +289,16 @@ type Shutdown<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 /// [`run`], boxed: the server's whole future is built here, not in its caller.
 fn serve_until(
     listener: TcpListener,
-    config: Config,
+    prepared: Prepared,
     shutdown: Shutdown<'_>,
 ) -> Pin<Box<dyn Future<Output = Result<(), ServerError>> + Send + '_>> {
     Box::pin(async move {
+        let Prepared {
+            config,
+            engine,
+            tables,
+            max_connections,
+        } = prepared;
         let (health, health_service) = tonic_health::server::health_reporter();
         health
             .set_service_status(
@@ -258,38 +344,6 @@ fn serve_until(
                 "pips is serving (gRPC, gRPC-Web, Connect, HTTP/JSON; playground at /)"
             );
         }
-        let descriptors = descriptors::limit();
-        let max_connections = config
-            .max_connections
-            .or_else(|| descriptors.map(descriptors::connections_for));
-        let max_watches = config
-            .table_limits
-            .max_watches
-            .or_else(|| descriptors.map(descriptors::watches_for))
-            .unwrap_or(descriptors::MOST_WATCHES);
-        tracing::info!(
-            descriptors,
-            max_connections,
-            max_watches,
-            "bounds from the descriptor limit"
-        );
-        let engine = Engine::new(Custody::new(config.state_keys.clone()))
-            .with_suggest_cap(config.max_suggest)
-            .with_pool_size(config.work_pool);
-        let tables = match &config.tables_db {
-            Some(database) => Some(
-                crate::tables::Tables::open(
-                    database,
-                    engine.clone(),
-                    config.tables_expire_after,
-                    config.table_limits,
-                    crate::tables::watches::WatchLimits::of(&config.table_limits, max_watches),
-                )
-                .await
-                .map_err(ServerError::Tables)?,
-            ),
-            None => None,
-        };
         // When the server shuts down, the tables' watches end first (they
         // would hold their connections open until the drain ran out).
         let closing = tables.clone();

@@ -491,6 +491,30 @@ pub enum SetupError {
         /// Whether the game is Moon.
         moon: bool,
     },
+    /// A trick game's state with a boneyard: every tile is dealt (Moon's
+    /// widow is its own field).
+    #[error(
+        "a trick game deals every tile ({tiles} in this state's boneyard): it has no boneyard; leave boneyard empty"
+    )]
+    TrickBoneyard {
+        /// Tiles the boneyard holds.
+        tiles: usize,
+    },
+    /// A Moon seat's score lower than a seat can fall in the hands played:
+    /// a set bidder loses at most the moon's 21 a hand.
+    #[error(
+        "seat {side}'s score {score} is below {floor}, the lowest a Moon seat can fall in {hands} hand(s) (a set bidder loses at most 21 a hand)"
+    )]
+    ScoreBelowReach {
+        /// The side (a Moon seat).
+        side: usize,
+        /// Its score.
+        score: i32,
+        /// The lowest score the hands played reach.
+        floor: i64,
+        /// Hands scored so far.
+        hands: u32,
+    },
     /// Moon's widow, taken by the bidder, and not among the tiles he
     /// holds, played or laid away.
     #[error(

@@ -167,6 +167,8 @@ fn setup_reason(error: &SetupError) -> ErrorReason {
         | SetupError::ForcedLeadAfterLead
         | SetupError::Blocked
         | SetupError::Widow { .. }
+        | SetupError::TrickBoneyard { .. }
+        | SetupError::ScoreBelowReach { .. }
         | SetupError::WidowNotTaken { .. }
         | SetupError::DealtHand { .. } => ErrorReason::InconsistentState,
         SetupError::NotInSet { .. } => ErrorReason::InvalidTile,
@@ -184,7 +186,10 @@ fn setup_field(error: &SetupError) -> String {
         SetupError::HandNumber { .. } => "hand_number".to_owned(),
         SetupError::HandCount { .. } => "hands".to_owned(),
         SetupError::ScoreCount { .. } => "scores".to_owned(),
-        SetupError::NegativeScore { side } => format!("scores[{side}]"),
+        SetupError::NegativeScore { side } | SetupError::ScoreBelowReach { side, .. } => {
+            format!("scores[{side}]")
+        }
+        SetupError::TrickBoneyard { .. } => "boneyard".to_owned(),
         SetupError::InvalidTile { at, .. }
         | SetupError::TileDuplicated { at, .. }
         | SetupError::NotInSet { at, .. } => tile_field(*at),

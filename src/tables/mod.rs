@@ -4,6 +4,8 @@
 //! asks the engine to play each move on it and shows each seat its view;
 //! the engine itself stays stateless and adds no rule.
 //!
+//! - [`database`]: the database as `--tables-db` names it, and why one
+//!   cannot be used, with the fix.
 //! - [`link`]: links (128 random bits, kept only as their hash) and
 //!   table ids.
 //! - [`store`]: what tables keep on their database (SQLite or
@@ -27,6 +29,7 @@
 pub mod across;
 pub mod batch;
 pub mod computer;
+pub mod database;
 pub mod limits;
 pub mod link;
 pub mod live;

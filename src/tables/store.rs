@@ -16,7 +16,7 @@ use futures_util::future::BoxFuture;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::{AnyPool, Row};
+use sqlx::{AnyPool, Connection, Row};
 
 use super::batch::{Batcher, Move};
 use super::networks::Width;
@@ -225,6 +225,20 @@ pub struct Rematch<'a> {
     pub now: i64,
 }
 
+/// Brings the schema of the database `connection` is to up to date.
+/// (Boxed as `Send`: the server's future, spawned, holds it across an
+/// await, and the migrator's future over a borrowed connection is not
+/// proven `Send` for every lifetime otherwise.)
+fn migrate_one(connection: &mut sqlx::AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        Migrator::new(Embedded(MIGRATIONS.len()))
+            .await?
+            .run_direct(connection)
+            .await?;
+        Ok(())
+    })
+}
+
 impl Store {
     /// Opens the database at `url` (`sqlite://file?mode=rwc`,
     /// `sqlite::memory:`, `postgres://…`) and brings its schema up to
@@ -274,9 +288,22 @@ impl Store {
                     })
                 })
         };
+        // First one connection of its own, brought up to date: a database
+        // that cannot be opened or written says why at once (a pool would
+        // retry until its timeout, and then say only that it timed out).
+        let mut first = sqlx::AnyConnection::connect(url).await?;
+        if sqlite {
+            for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL"] {
+                sqlx::query(pragma).execute(&mut first).await?;
+            }
+        }
+        migrate_one(&mut first).await?;
         let pool = options(if sqlite { 1 } else { 16 }, true)
             .connect(url)
             .await?;
+        // (An in-memory database is the pool's own: it is brought up to
+        // date again there, as a file already is.)
+        drop(first);
         Migrator::new(Embedded(MIGRATIONS.len()))
             .await?
             .run(&pool)

@@ -259,6 +259,12 @@ impl TrickHand {
         self.rules
     }
 
+    /// Seats at the table.
+    #[must_use]
+    pub const fn players(&self) -> Seat {
+        self.players
+    }
+
     /// The seat that shook the hand.
     #[must_use]
     pub const fn shaker(&self) -> Seat {
@@ -289,11 +295,23 @@ impl TrickHand {
         self.discard
     }
 
-    /// The declarer, once the auction is won: the bidder, or his partner
-    /// after a plunge or splash.
+    /// The declarer, once the auction is won (not while it runs, though a
+    /// bid stands): the bidder, or his partner after a plunge or splash.
     #[must_use]
     pub fn declarer(&self) -> Option<Seat> {
-        self.auction.standing().map(|_| self.declarer)
+        match self.stage {
+            Stage::Bidding => None,
+            _ => self.auction.standing().map(|_| self.declarer),
+        }
+    }
+
+    /// The seat that leads the trick in progress (or, before the first,
+    /// will lead it): the declarer from the auction's end, then each
+    /// trick's winner; `None` while the auction runs, and in a hand every
+    /// seat passed, which has no tricks.
+    #[must_use]
+    pub fn trick_leader(&self) -> Option<Seat> {
+        self.declarer().map(|_| self.leader)
     }
 
     /// The suit the trick in progress was led in: `None` before its lead,
@@ -614,6 +632,8 @@ impl TrickHand {
                     seat
                 };
                 self.stage = Stage::Naming;
+                // The declarer leads the first trick.
+                self.leader = self.declarer;
                 let declarer = self.declarer;
                 sink.record(|| Event::AuctionWon {
                     seat,
@@ -632,7 +652,6 @@ impl TrickHand {
             self.rules.follow_me_doubles,
             self.rules.nello_doubles,
         ));
-        self.leader = self.declarer;
         if contract == Contract::Nello {
             self.sits_out = Some((self.declarer + 2) % self.players);
         }

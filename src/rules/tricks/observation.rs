@@ -11,7 +11,7 @@
 //! | played | `T` | 1 for a tile played to a trick this hand |
 //! | what each other seat surely lacks | `(S − 1) × T` | 1 for a tile that seat cannot hold (played, seen, or of a suit it failed to follow) |
 //! | the trick in progress | `S × T` | 1 for the tile each seat played to it |
-//! | the trick's leader | `S` | 1 for the seat that led it (before its lead: that leads it) |
+//! | the trick's leader | `S` | 1 for the seat that led it (before its lead: that leads it; none during the auction) |
 //! | the auction | `S × 3` | each seat: has spoken; passed; its bid's height ÷ 42 (points; marks × 42; Moon's tricks, 21 for the moon) |
 //! | the bidder | `S` | 1 for the seat whose bid stands |
 //! | the declarer | `S` | 1 for the seat that names the contract and leads |
@@ -92,7 +92,7 @@ pub(crate) fn observe(view: &View<'_>, players: usize, sides: usize, cells: &mut
     cells.others_lack(view, players);
 
     // The trick in progress, each tile by its seat.
-    let (leader, trick) = hand.trick();
+    let (_, trick) = hand.trick();
     let mut by_seat = [TileSet::EMPTY; 8];
     for (k, &tile) in trick.iter().enumerate() {
         if let Some(slot) = by_seat.get_mut(offset_of(hand.in_trick_order(k))) {
@@ -105,7 +105,7 @@ pub(crate) fn observe(view: &View<'_>, players: usize, sides: usize, cells: &mut
     let seats = |cells: &mut Cells<'_>, seat: Option<Seat>| {
         cells.one_hot(seat.map(offset_of), players);
     };
-    seats(cells, Some(leader));
+    seats(cells, hand.trick_leader());
 
     // The auction, seat by seat.
     let mut calls = [[0.0f32; CALL_CELLS]; 8];

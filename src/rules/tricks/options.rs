@@ -12,6 +12,9 @@ use super::hand::TrickRules;
 /// player can sit through.
 pub const MAX_TARGET: u32 = 1_000;
 
+/// The points game's target (RULES.md §8): the match is to 250 points.
+pub const POINTS_TARGET: u32 = 250;
+
 /// How a Texas 42 hand scores.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Scoring {

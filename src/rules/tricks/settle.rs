@@ -5,6 +5,7 @@
 
 use super::auction::{Bid, HAND_POINTS, MOON_POINTS};
 use super::contract::Contract;
+use crate::rules::moves::Seat;
 
 /// Tricks in a hand.
 pub const TRICKS: u8 = 7;
@@ -147,6 +148,24 @@ pub fn moon(bid: Bid, bidder: usize, tricks: &[u8]) -> Vec<i32> {
         .collect()
 }
 
+/// The Moon seat that won a hand `bidder` bid, `tricks` being the tricks
+/// each seat won: the bidder when made; set, the other seat that took
+/// the more tricks (and so scored the more), `None` when they took as
+/// many.
+#[must_use]
+pub fn moon_hand_winner(bidder: Seat, verdict: Verdict, tricks: &[u8]) -> Option<Seat> {
+    if verdict == Verdict::Made {
+        return Some(bidder);
+    }
+    let mut others = (0..).zip(tricks).filter(|&(seat, _)| seat != bidder);
+    let (first, &a) = others.next()?;
+    match others.next() {
+        Some((_, &b)) if b == a => None,
+        Some((second, &b)) if b > a => Some(second),
+        _ => Some(first),
+    }
+}
+
 /// The Texas 42 side that wins the match once a hand's scores are in
 /// (`scores` per side, `bidders` the bidding side): the bidders if they
 /// reached `target` ("bidder goes out"), else the others if they did;
@@ -196,6 +215,14 @@ mod tests {
     use super::*;
 
     const SIXES: Contract = Contract::Trumps(6);
+
+    #[test]
+    fn a_moon_hand_is_won_by_the_bidder_made_else_by_the_setter_with_more_tricks() {
+        assert_eq!(moon_hand_winner(1, Verdict::Made, &[2, 4, 1]), Some(1));
+        assert_eq!(moon_hand_winner(1, Verdict::Set, &[3, 2, 2]), Some(0));
+        assert_eq!(moon_hand_winner(0, Verdict::Set, &[1, 2, 4]), Some(2));
+        assert_eq!(moon_hand_winner(2, Verdict::Set, &[2, 2, 3]), None);
+    }
 
     fn taken(bidders: (u8, u8), others: (u8, u8)) -> Taken {
         Taken {

@@ -17,6 +17,7 @@ use crate::rules::moves::{Action, Seat};
 use crate::rules::setup::{Setup, TileCensus};
 use crate::rules::tile::TileSet;
 
+use super::auction::MOON_POINTS;
 use super::deal::{HAND_TILES, tile_set};
 use super::hand::{Stage, TrickHand};
 use super::trick_game::match_hands;
@@ -48,8 +49,16 @@ impl Game {
                 found: setup.table.as_ref().map(crate::rules::table::Table::kind),
             }));
         }
+        if !setup.boneyard.is_empty() {
+            return Err(SetupError::TrickBoneyard {
+                tiles: setup.boneyard.len(),
+            });
+        }
         if setup.required_lead.is_some() {
             return Err(SetupError::ForcedLeadByLot);
+        }
+        if options.is_moon() {
+            check_moon_scores(&setup)?;
         }
         if setup.drew_this_turn {
             return Err(SetupError::DrawNotRecordable);
@@ -145,6 +154,29 @@ impl Game {
             }
             (Some(_), _) => Err(SetupError::Table(TablePart::Outcome)),
         }
+    }
+}
+
+/// Moon's scores are no lower than its hands can take a seat: a set
+/// bidder loses at most the moon's worth a hand, over the hands scored
+/// (those before this one, and this one too once the match is over).
+fn check_moon_scores(setup: &Setup) -> Result<(), SetupError> {
+    let hands = setup
+        .hand_number
+        .saturating_sub(u32::from(setup.outcome.is_none()));
+    let floor = -i64::from(MOON_POINTS) * i64::from(hands);
+    match setup
+        .scores
+        .iter()
+        .position(|&score| i64::from(score) < floor)
+    {
+        Some(side) => Err(SetupError::ScoreBelowReach {
+            side,
+            score: setup.scores.get(side).copied().unwrap_or(0),
+            floor,
+            hands,
+        }),
+        None => Ok(()),
     }
 }
 

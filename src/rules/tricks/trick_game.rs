@@ -17,7 +17,7 @@ use crate::rules::tile::TileSet;
 use super::deal::{deal, shaker};
 use super::hand::{Stage, TrickHand};
 use super::options::{Scoring, TrickOptions};
-use super::settle::{Verdict, marks, moon, moon_winners, points, texas42_winner};
+use super::settle::{Verdict, marks, moon, moon_hand_winner, moon_winners, points, texas42_winner};
 
 impl Game {
     /// Shakes and deals hand `hand_number` of a trick game played with
@@ -134,8 +134,11 @@ impl Game {
                     for (slot, change) in settlement.iter_mut().zip(changes) {
                         *slot = change;
                     }
-                    let winner = (verdict == Verdict::Made).then_some(bidder);
-                    (end, winner, ScoreReason::Tricks)
+                    (
+                        end,
+                        moon_hand_winner(bidder, verdict, &tricks_won[..sides]),
+                        ScoreReason::Tricks,
+                    )
                 } else {
                     let bidders = self.side_of(bidder);
                     let others = 1 - bidders.min(1);
@@ -177,13 +180,10 @@ impl Game {
         });
         for (side, &points) in (0..).zip(&settlement[..sides]) {
             if points != 0 {
-                // A Moon seat scores for itself; a Texas 42 side's marks
-                // are the bidder's when made.
-                let seat = if options.is_moon() {
-                    Some(side)
-                } else {
-                    bidder.filter(|&bidder| self.side_of(bidder) == side)
-                };
+                // The points are the bidder's when they are his side's (a
+                // Moon seat is a side of its own); the others' name no
+                // seat.
+                let seat = bidder.filter(|&bidder| self.side_of(bidder) == side);
                 self.credit(side, seat, points, reason, sink);
             }
         }

@@ -137,12 +137,16 @@ pub fn encode_entry(entry: &HistoryEntry, with_drawn: bool) -> proto::HistoryEnt
 }
 
 /// The refusal of a history at `field` of `moves` moves, more than any
-/// hand of `rules` holds at the largest table; `None` when it is not.
+/// hand of `rules` holds at a table of `players` (the largest table when
+/// `players` is no seat count, which the checked constructor refuses).
 /// (Checked before a move is read, so that a padded history costs neither
-/// the time nor the memory of reading it; the checked constructor holds
-/// it to the table's own bound.)
-fn too_long(moves: usize, rules: &Rules, field: &str) -> Result<(), ApiError> {
-    let max = max_hand_moves(rules, MAX_SEATS as u8);
+/// the time nor the memory of reading it.)
+fn too_long(moves: usize, rules: &Rules, players: u32, field: &str) -> Result<(), ApiError> {
+    let seats = u8::try_from(players)
+        .ok()
+        .filter(|&n| (1..=MAX_SEATS as u8).contains(&n))
+        .unwrap_or(MAX_SEATS as u8);
+    let max = max_hand_moves(rules, seats);
     if moves <= max {
         return Ok(());
     }
@@ -154,14 +158,15 @@ fn too_long(moves: usize, rules: &Rules, field: &str) -> Result<(), ApiError> {
     ))
 }
 
-/// A readable history at `field`, of a game under `rules`.
+/// A readable history at `field`, of a game of `players` under `rules`.
 pub(super) fn decode_entries(
     entries: &[proto::HistoryEntry],
     rules: &Rules,
+    players: u32,
     field: &str,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
     use proto::history_entry::Action as Wire;
-    too_long(entries.len(), rules, field)?;
+    too_long(entries.len(), rules, players, field)?;
     // Room for the move about to be played, so that it does not regrow.
     let mut history = Vec::with_capacity(entries.len() + 2);
     for (i, entry) in entries.iter().enumerate() {
@@ -336,12 +341,13 @@ fn pack(entry: HistoryEntry) -> [u8; 3] {
     ]
 }
 
-/// A packed history at `field` of a game under `rules`, laid out as
+/// A packed history at `field` of a game of `players` under `rules`, laid out as
 /// `packing` says, unpacked.
 pub(super) fn decode_packed(
     bytes: &[u8],
     packing: Packing,
     rules: &Rules,
+    players: u32,
     field: &str,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
     let width = packing.width();
@@ -352,7 +358,7 @@ pub(super) fn decode_packed(
             format!("{width} bytes per move"),
         ));
     }
-    too_long(bytes.len() / width, rules, field)?;
+    too_long(bytes.len() / width, rules, players, field)?;
     // Room for the move about to be played, so that it does not regrow.
     let mut history = Vec::with_capacity(bytes.len() / width + 2);
     for (i, chunk) in bytes.chunks_exact(width).enumerate() {
@@ -456,7 +462,7 @@ mod tests {
         let max = max_hand_moves(&rules(), MAX_SEATS as u8);
         let pass = [2u8, 0];
         let bytes: Vec<u8> = pass.iter().copied().cycle().take(2 * (max + 1)).collect();
-        let error = decode_packed(&bytes, Packing::Line, &rules(), "state_token.history")
+        let error = decode_packed(&bytes, Packing::Line, &rules(), 8, "state_token.history")
             .expect_err("too long");
         assert_eq!(
             (error.reason, error.field.as_str()),
@@ -473,11 +479,23 @@ mod tests {
             );
             max + 1
         ];
-        let error = decode_entries(&readable, &rules(), "state.history").expect_err("too long");
+        let error = decode_entries(&readable, &rules(), 8, "state.history").expect_err("too long");
         assert_eq!(error.field, "state.history");
         assert_eq!(
-            decode_packed(&bytes[2..], Packing::Line, &rules(), "h").map(|h| h.len()),
+            decode_packed(&bytes[2..], Packing::Line, &rules(), 8, "h").map(|h| h.len()),
             Ok(max)
+        );
+        // The bound named is the state's own table's: 170 moves for two
+        // seats at muggins, not the largest table's.
+        let muggins = preset("muggins").expect("preset").rules(2, None);
+        let two_seats = max_hand_moves(&muggins, 2);
+        assert_eq!(two_seats, 170);
+        let error = decode_entries(&readable[..=two_seats], &muggins, 2, "state.history")
+            .expect_err("too long");
+        assert!(
+            error.message.contains("more than a hand of 170"),
+            "{}",
+            error.message
         );
     }
 
@@ -492,7 +510,7 @@ mod tests {
             ([7 << 5, 0], ErrorReason::MalformedMove),     // no such end
         ];
         for (bytes, reason) in cases {
-            let error = decode_packed(&bytes, Packing::Line, &rules(), "state_token.history")
+            let error = decode_packed(&bytes, Packing::Line, &rules(), 8, "state_token.history")
                 .expect_err("refused");
             assert_eq!(
                 (error.reason, error.field.as_str()),
@@ -535,12 +553,12 @@ mod tests {
         assert_eq!(packed.len(), 3 * entries.len());
         assert_eq!(&packed[3..6], &[0, MEXICAN_BYTE, 9]); // 3-3 is tile 9
         assert_eq!(
-            decode_packed(&packed, Packing::Trains, &rules(), "h"),
+            decode_packed(&packed, Packing::Trains, &rules(), 8, "h"),
             Ok(entries.to_vec())
         );
         let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
         assert_eq!(
-            decode_entries(&readable, &rules(), "h"),
+            decode_entries(&readable, &rules(), 8, "h"),
             Ok(entries.to_vec())
         );
         // A play names a train (1 + seat up to 8, 9 the Mexican), never an
@@ -554,7 +572,7 @@ mod tests {
             (&[3, 0], Packing::Line),
         ] {
             assert!(
-                decode_packed(bytes, packing, &rules(), "h").is_err(),
+                decode_packed(bytes, packing, &rules(), 8, "h").is_err(),
                 "{bytes:?}"
             );
         }
@@ -586,12 +604,12 @@ mod tests {
         ];
         let packed = encode_packed(&entries, Packing::Line);
         assert_eq!(
-            decode_packed(&packed, Packing::Line, &rules(), "h"),
+            decode_packed(&packed, Packing::Line, &rules(), 8, "h"),
             Ok(entries.to_vec())
         );
         let readable: Vec<_> = entries.iter().map(|e| encode_entry(e, true)).collect();
         assert_eq!(
-            decode_entries(&readable, &rules(), "h"),
+            decode_entries(&readable, &rules(), 8, "h"),
             Ok(entries.to_vec())
         );
         let public = encode_entry(&entries[2], false);

@@ -87,6 +87,7 @@ pub fn decode_packed(state: &proto::PackedState, prefix: &str) -> Result<Game, A
             &state.history,
             packing(kind),
             &rules,
+            state.players,
             &format!("{prefix}.history"),
         )?,
         digest: decode_digest(&state.match_digest, &field("match_digest"))?,

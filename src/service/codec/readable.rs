@@ -3,7 +3,7 @@
 //! history as readable entries.
 
 use crate::proto::{self, ErrorReason};
-use crate::rules::{End, Game, Geometry, Layout, Setup};
+use crate::rules::{End, Game, Geometry, Layout, Setup, TableKind};
 use crate::service::error::ApiError;
 
 use super::arm;
@@ -27,6 +27,17 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
     let state = state.ok_or_else(|| ApiError::missing(prefix))?;
     let field = |name: &str| format!("{prefix}.{name}");
     let rules = decode_versioned_rules(state.format_version, state.rules.as_ref(), prefix)?;
+    if state.tricks.is_some() && rules.table != TableKind::Tricks {
+        return Err(ApiError::invalid(
+            ErrorReason::TrickTableMismatch,
+            field("tricks"),
+            if rules.table == TableKind::Line {
+                "a line's state holds no trick table: only a trick game's does; leave tricks out"
+            } else {
+                "a table with a hub holds no trick table: only a trick game's state does; leave tricks out"
+            },
+        ));
+    }
     let trains = decode_train_table(
         state.trains.as_ref(),
         state.players,
@@ -55,7 +66,8 @@ pub fn decode_state(state: Option<&proto::GameState>, prefix: &str) -> Result<Ga
         .collect::<Result<Vec<_>, _>>()?;
     let empty_layout = proto::Layout::default();
     let layout = state.layout.as_ref().unwrap_or(&empty_layout);
-    let history = history::decode_entries(&state.history, &rules, &field("history"))?;
+    let history =
+        history::decode_entries(&state.history, &rules, state.players, &field("history"))?;
     let setup = Setup {
         variant: state.variant.clone(),
         rules,

@@ -11,7 +11,7 @@ use crate::proto::ErrorReason;
 use crate::rules::tricks::auction::{AllPass, Bidding};
 use crate::rules::tricks::contract::DoublesRank;
 use crate::rules::tricks::hand::TrickRules;
-use crate::rules::tricks::options::{Scoring, TrickOptions};
+use crate::rules::tricks::options::{POINTS_TARGET, Scoring, TrickOptions};
 use crate::service::error::ApiError;
 
 const DRAW: &[(DrawRule, proto::DrawRule)] = &[
@@ -231,7 +231,8 @@ fn encode_trick_rules(rules: &Rules, options: TrickOptions) -> proto::Rules {
         bidding: Some(encode_bidding(hand.bidding).into()),
         all_pass: Some(wire(ALL_PASS, hand.all_pass)),
         play_out: Some(hand.play_out),
-        scoring: Some(wire(SCORING, options.scoring)),
+        // (Moon is scored in tricks: it has no `scoring`.)
+        scoring: (!options.is_moon()).then(|| wire(SCORING, options.scoring)),
         nello: Some(hand.nello),
         nello_doubles: Some(wire(DOUBLES, hand.nello_doubles)),
         follow_me_doubles: Some(wire(DOUBLES, hand.follow_me_doubles)),
@@ -317,12 +318,28 @@ fn decode_trick_options(
         }
     };
     let kept_scoring = base.map_or(Scoring::Marks, |options| options.scoring);
+    let scoring = read(SCORING, given.scoring, kept_scoring, |v| {
+        out_of_range("scoring", v)
+    })?;
+    if moon && given.scoring.is_some() && !(base.is_none() && scoring == Scoring::Marks) {
+        // (A state's rules written before Moon left `scoring` out carry
+        // its placeholder, marks: read as absent, so that those states
+        // still play.)
+        return Err(invalid(
+            "scoring",
+            "Moon is scored in tricks, not a Texas 42 hand's marks or points: leave scoring unset"
+                .to_owned(),
+        ));
+    }
+    // Choosing the points game brings its own default: every hand played
+    // out (RULES.md §8); an explicit play_out still wins.
+    let to_points_game = scoring == Scoring::Points && kept_scoring != Scoring::Points;
     let hand = TrickRules {
         bidding,
         all_pass: read(ALL_PASS, given.all_pass, keep.all_pass, |v| {
             out_of_range("all_pass", v)
         })?,
-        play_out: given.play_out.unwrap_or(keep.play_out),
+        play_out: given.play_out.unwrap_or(keep.play_out || to_points_game),
         nello: given.nello.unwrap_or(keep.nello),
         sevens: given.sevens.unwrap_or(keep.sevens),
         follow_me_doubles: read(
@@ -335,9 +352,6 @@ fn decode_trick_options(
             out_of_range("nello_doubles", v)
         })?,
     };
-    let scoring = read(SCORING, given.scoring, kept_scoring, |v| {
-        out_of_range("scoring", v)
-    })?;
     Ok(Some(TrickOptions { hand, scoring }))
 }
 
@@ -444,9 +458,20 @@ pub fn decode_rules(
             field("closing_wins")
         })?,
         match_end: enum_option!("match_end", MATCH_END, match_end),
-        target: pick(given.target, target_base.map(|b| b.target), || {
-            field("target")
-        })?,
+        target: pick(
+            given.target,
+            target_base.map(|b| match (b.tricks, tricks) {
+                // The points game chosen over a preset in marks brings its
+                // own target (RULES.md §8), unless one is given.
+                (Some(from), Some(to))
+                    if from.scoring != Scoring::Points && to.scoring == Scoring::Points =>
+                {
+                    POINTS_TARGET
+                }
+                _ => b.target,
+            }),
+            || field("target"),
+        )?,
         count_partner: given
             .count_partner
             .or(base.map(|b| b.count_partner))
