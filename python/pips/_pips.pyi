@@ -38,7 +38,7 @@ class Game:
     def __init__(
         self,
         variant: str,
-        players: int = 2,
+        players: Optional[int] = None,
         seed: Optional[int] = None,
         rules: Optional[JSON] = None,
     ) -> None: ...

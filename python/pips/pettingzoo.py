@@ -62,7 +62,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def __init__(
         self,
         variant: str = "block",
-        players: int = 2,
+        players: Optional[int] = None,
         rules: Optional[dict[str, Any]] = None,
         reward: str = "hand",
         render_mode: Optional[str] = None,
@@ -73,12 +73,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self._variant = variant
-        self._players = players
         self._rules = rules
         self._reward = reward
         self.render_mode = render_mode
         # Deals once to learn the sizes (and to refuse bad options at once).
         probe = Game(variant, players=players, seed=0, rules=rules)
+        # (Absent, the preset's own count: 4 at texas42, 3 at moon, else 2.)
+        self._players = players = probe.players
         self.game = probe
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = []

@@ -104,20 +104,21 @@ pub(crate) const MAX_SIZE: usize = 1 << 20;
 
 #[pymethods]
 impl PyBatch {
-    /// `size` matches of `variant` for `players` seats under house `rules`
+    /// `size` matches of `variant` for `players` seats (absent: as at
+    /// `Game`, the fewest the preset seats) under house `rules`
     /// (the service's JSON `Rules`), dealt from `seed`, `seed + 1`, ...;
     /// `reward` is `"hand"` (each hand's zero-sum points as it is settled)
     /// or `"match"` (1 to the winners and `-1 / (sides - 1)` to the others
     /// at the end); `observations=False` leaves the observation vectors out
     /// (a zero-width array) for callers that build their own.
     #[new]
-    #[pyo3(signature = (variant, players = Players(2), size = Size(1), seed = Seed(0), rules = None, reward = "hand", observations = true))]
+    #[pyo3(signature = (variant, players = None, size = Size(1), seed = Seed(0), rules = None, reward = "hand", observations = true))]
     #[pyo3(
-        text_signature = "(variant, players=2, size=1, seed=0, rules=None, reward=\"hand\", observations=True)"
+        text_signature = "(variant, players=None, size=1, seed=0, rules=None, reward=\"hand\", observations=True)"
     )]
     fn new(
         variant: String,
-        players: Players,
+        players: Option<Players>,
         size: Size,
         seed: Seed,
         rules: Option<&Bound<'_, PyAny>>,
@@ -133,7 +134,7 @@ impl PyBatch {
                 )));
             }
         };
-        let (Players(players), Size(size), Seed(seed)) = (players, size, seed);
+        let (Size(size), Seed(seed)) = (size, seed);
         if !(1..=MAX_SIZE).contains(&size) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "size must be from 1 to {MAX_SIZE} games, not {size}"

@@ -4,6 +4,7 @@ use numpy::{IntoPyArray, PyArray1};
 use pips::bots::default_seed;
 use pips::bots::{self, Budget, Level};
 use pips::proto::{self, ErrorReason};
+use pips::rules::presets::preset;
 use pips::rules::{
     ActionSpace, ChanceError, Game, Move, ObservationShape, Outcome, PlayError, Report, Tile,
     TileSet,
@@ -60,13 +61,18 @@ impl PyGame {
 /// `Rules`, a dict or its text).
 pub(crate) fn deal(
     variant: String,
-    players: u32,
+    players: Option<Players>,
     seed: Option<u64>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Game> {
     let rules = rules
         .map(|value| json::from_python::<proto::Rules>(value, "rules"))
         .transpose()?;
+    // (An unknown preset is refused by the engine, naming the known ones.)
+    let players = players.map_or_else(
+        || preset(&variant).map_or(2, |preset| u32::from(*preset.players.start())),
+        |players| players.0,
+    );
     let request = proto::NewGameRequest {
         variant,
         players,
@@ -107,23 +113,24 @@ fn read(custody: &Custody, source: Source<'_>) -> PyResult<PyGame> {
 
 #[pymethods]
 impl PyGame {
-    /// Deals a new match of preset `variant` for `players` seats, as the
-    /// service's `NewGame` does: `seed` (any 64-bit integer; random when
+    /// Deals a new match of preset `variant` for `players` seats (absent:
+    /// the fewest the preset seats, 4 at `texas42`, 3 at `moon`, else 2),
+    /// as the service's `NewGame` does: `seed` (any 64-bit integer; random when
     /// `None`) deals every hand, `rules` overrides the preset's options
     /// (the service's JSON `Rules`, as a dict or text: house rules).
     ///
     /// Raises `pips.InvalidArgument` for an unknown preset, a player count
     /// it does not allow or rules that cannot be played.
     #[new]
-    #[pyo3(signature = (variant, players = Players(2), seed = None, rules = None))]
-    #[pyo3(text_signature = "(variant, players=2, seed=None, rules=None)")]
+    #[pyo3(signature = (variant, players = None, seed = None, rules = None))]
+    #[pyo3(text_signature = "(variant, players=None, seed=None, rules=None)")]
     fn new(
         variant: String,
-        players: Players,
+        players: Option<Players>,
         seed: Option<Seed>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        deal(variant, players.0, seed.map(|s| s.0), rules).map(PyGame::from_game)
+        deal(variant, players, seed.map(|s| s.0), rules).map(PyGame::from_game)
     }
 
     /// Deals a new match of the same preset, seats and rules from `seed`,
@@ -263,17 +270,17 @@ impl PyGame {
         self.moves.iter().copied().map(PyMove).collect()
     }
 
-    /// Plays a move (a `Move`, or a move in the service's JSON form) and
-    /// answers what it did.
+    /// Plays a move (a `Move`, or a move in the service's JSON form: a
+    /// dict such as `{"bid": {"points": 30}}`, or its text; one without a
+    /// `"seat"` is the seat to act's) and answers what it did.
     ///
     /// Raises `pips.IllegalMove` (with the reason, e.g.
     /// `ERROR_REASON_NOT_YOUR_TURN`) for a move that is not legal now and
-    /// `pips.InvalidArgument` for one that is malformed.
+    /// `pips.InvalidArgument` for one that is malformed (text that is not
+    /// JSON is told what a move looks like).
     fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<PyUpdate> {
-        let mv = match r#move.cast::<PyMove>() {
-            Ok(mv) => mv.get().0,
-            Err(_) => PyMove::from_dict(r#move)?.0,
-        };
+        let to_act = self.game.outcome().is_none().then(|| self.game.to_act());
+        let mv = crate::moves::given_move(r#move, to_act)?;
         let Report {
             events,
             score_change,

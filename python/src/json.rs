@@ -32,16 +32,25 @@ pub fn to_text<T: Serialize>(message: &T) -> PyResult<String> {
 /// writes (a dict, say); a refusal names the field at fault under
 /// `prefix` (`state.hands[1]`).
 pub fn from_python<T: DeserializeOwned>(value: &Bound<'_, PyAny>, prefix: &str) -> PyResult<T> {
-    let text = if let Ok(text) = value.cast::<PyString>() {
-        text.to_cow()?.into_owned()
-    } else {
-        value
-            .py()
-            .import("json")?
-            .call_method1("dumps", (value,))?
-            .extract::<String>()?
-    };
+    from_text(&text_of(value)?, prefix)
+}
+
+/// A message from JSON text, refused as [`from_python`] is.
+pub fn from_text<T: DeserializeOwned>(text: &str, prefix: &str) -> PyResult<T> {
     parse_json(text.as_bytes()).map_err(|error| refusal(&under(error, prefix)))
+}
+
+/// The JSON text of a Python value: a string as it is, anything else as
+/// `json.dumps` writes it.
+pub fn text_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(text.to_cow()?.into_owned());
+    }
+    value
+        .py()
+        .import("json")?
+        .call_method1("dumps", (value,))?
+        .extract::<String>()
 }
 
 /// `error` with its field put under `prefix`.

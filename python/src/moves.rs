@@ -5,7 +5,10 @@ use pips::rules::{Action, FootPlace, Move, PlaceKind, TrainId};
 use pips::service::codec::{decode_move, encode_move};
 use pyo3::prelude::*;
 
-use crate::errors::Refuse;
+use pips::proto::ErrorReason;
+use pips::service::error::{ApiError, quote};
+
+use crate::errors::{Refuse, refusal};
 use crate::json;
 
 /// One seat's move. Compare and hash them; `to_dict()` gives the service's
@@ -97,6 +100,38 @@ impl PyMove {
             json::to_text(&encode_move(self.0))?
         ))
     }
+}
+
+/// A move given to `Game.play`: a `Move`, or one in the service's JSON
+/// form (a dict or its text), which is `to_act`'s when it names no seat.
+///
+/// # Errors
+/// `pips.InvalidArgument`: for what is not a JSON object, in words saying
+/// what a move looks like; for a malformed move, naming its field.
+pub(crate) fn given_move(value: &Bound<'_, PyAny>, to_act: Option<u8>) -> PyResult<Move> {
+    if let Ok(mv) = value.cast::<PyMove>() {
+        return Ok(mv.get().0);
+    }
+    let text = json::text_of(value)?;
+    let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_str(&text) else {
+        return Err(refusal(&ApiError::invalid(
+            ErrorReason::MalformedJson,
+            "move",
+            format!(
+                "{} is not a move: give a Move (one of legal_moves()), or a move in the \
+                 service's JSON form, as a dict or its text, such as {{\"bid\": {{\"points\": 30}}}}, \
+                 {{\"pass\": {{}}}} or {{\"seat\": 1, \"trick\": {{\"a\": 6, \"b\": 4}}}} \
+                 (without a seat it is the seat to act's)",
+                quote(&text)
+            ),
+        )));
+    };
+    if let Some(seat) = to_act {
+        fields.entry("seat").or_insert_with(|| seat.into());
+    }
+    let wire: proto::Move =
+        json::from_text(&serde_json::Value::Object(fields).to_string(), "move")?;
+    decode_move(Some(&wire), &|| "move".to_owned()).refused()
 }
 
 /// What a move did: the events, in the service's JSON form (the `events`

@@ -191,6 +191,44 @@ def test_bad_arguments_are_refused_naming_the_argument():
     assert refused.value.field == "move"
 
 
+def test_seats_default_to_the_games_own_count():
+    assert pips.Game("texas42", seed=1).players == 4
+    assert pips.Game("moon", seed=1).players == 3
+    assert pips.Game("muggins", seed=1).players == 2
+    assert pips.Game("mexican_train", seed=1).players == 2
+    assert len(pips.Batch("texas42", size=2).to_act) == 2  # dealt for 4 seats
+    # A count the preset does not seat is still refused, in its words.
+    with pytest.raises(pips.InvalidArgument, match="texas42 is played by 4 to 4"):
+        pips.Game("texas42", players=2)
+
+
+def test_a_move_without_a_seat_is_the_seat_to_acts():
+    game = pips.Game("texas42", seed=5)
+    seat = game.to_act
+    update = game.play({"bid": {"points": 30}})
+    assert update.events[0]["bidMade"].get("seat", 0) == seat
+    # Its text too, and a pass.
+    seat = game.to_act
+    game.play('{"pass": {}}')
+    assert game.view(seat)["tricks"]["auction"][-1].get("seat", 0) == seat
+    assert "bid" not in game.view(seat)["tricks"]["auction"][-1]
+    # A seat given is still the seat that moves.
+    with pytest.raises(pips.IllegalMove) as refused:
+        game.play({"seat": (game.to_act + 1) % 4, "pass": {}})
+    assert refused.value.reason == "ERROR_REASON_NOT_YOUR_TURN"
+
+
+def test_text_that_is_no_move_is_told_what_a_move_looks_like():
+    game = pips.Game("texas42", seed=5)
+    for given in ["bid 30", "30", "[1, 2]", "{not json"]:
+        with pytest.raises(pips.InvalidArgument) as refused:
+            game.play(given)
+        assert refused.value.field == "move"
+        assert refused.value.reason == "ERROR_REASON_MALFORMED_JSON"
+        assert "is not a move" in refused.value.message
+        assert '{"bid": {"points": 30}}' in refused.value.message
+
+
 def test_the_seat_to_act_is_none_once_the_match_is_over():
     game = pips.Game("draw", players=2, seed=3)
     while not game.is_over:
