@@ -177,7 +177,7 @@ impl Game {
     /// closed; when a line is blocked, the fish maker under penalty
     /// scoring, else the side with the fewest pips (none on a tie). A
     /// blocked round at a hub table has none: every seat scores its own
-    /// pips (RULES.md names no winner). `pips`: the [`Game::pips_left`].
+    /// pips (the rule book names no winner). `pips`: the [`Game::pips_left`].
     fn hand_winner(&self, end: HandEnd, pips: &PipsLeft) -> Option<Side> {
         match (end.seat(), self.rules.settlement) {
             (Some(seat), _) => Some(self.side_of(seat)),

@@ -1,4 +1,4 @@
-//! The auction of a trick hand (RULES.md §8 and §9): one round from the
+//! The auction of a trick hand (docs/rules.md#texas42 and #moon): one round from the
 //! shaker's left, each seat once, a pass or a bid above the standing one;
 //! which bids are open to a seat, and who wins. Texas 42 bids points
 //! (30–41) and marks, with plunge and splash where their options are on;

@@ -1,4 +1,4 @@
-//! What the declarer names once the auction is won (RULES.md §8): a trump
+//! What the declarer names once the auction is won (docs/rules.md#texas42): a trump
 //! number, doubles, no trumps ("follow-me"), or, where their options are
 //! on, nello or sevens; and how doubles rank where they are not trumps.
 

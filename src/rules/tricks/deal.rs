@@ -1,4 +1,4 @@
-//! The shake (RULES.md §8, §9): who shakes each hand, and the deal. Texas
+//! The shake (docs/rules.md#texas42, #moon): who shakes each hand, and the deal. Texas
 //! 42 shakes all 28 tiles of the double-six set and deals 7 to each of
 //! its 4 seats; Moon shakes its 22 (the double-six set without 0-1 … 0-6)
 //! and deals 7 to each of its 3 seats, the 22nd being the widow. The first

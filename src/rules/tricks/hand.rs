@@ -1,4 +1,4 @@
-//! One hand of a trick game from its deal to its end (RULES.md §8, §9):
+//! One hand of a trick game from its deal to its end (docs/rules.md#texas42, #moon):
 //! the auction, the contract named by the declarer, Moon's widow taken
 //! and a tile laid away, then the tricks, each led by the last one's
 //! winner, until the hand is decided (Texas 42 stops there unless

@@ -1,4 +1,4 @@
-//! What a trick hand's public play shows of the hands (RULES.md §9,
+//! What a trick hand's public play shows of the hands (docs/rules.md#moon,
 //! "Revealed to whom": bids, the contract and every played tile are
 //! public): a seat that did not follow the led suit holds none of it; under
 //! sevens, a seat that played a tile so far from 7 holds none nearer. The

@@ -1,4 +1,4 @@
-//! A trick game's options (RULES.md §8 "Options", and each game's
+//! A trick game's options (docs/rules.md#texas42 "Options", and each game's
 //! scoring and target), and the combinations §8 refuses, each refusal
 //! naming the option at fault.
 
@@ -12,7 +12,7 @@ use super::hand::TrickRules;
 /// player can sit through.
 pub const MAX_TARGET: u32 = 1_000;
 
-/// The points game's target (RULES.md §8): the match is to 250 points.
+/// The points game's target (docs/rules.md#texas42): the match is to 250 points.
 pub const POINTS_TARGET: u32 = 250;
 
 /// How a Texas 42 hand scores.

@@ -1,4 +1,4 @@
-//! Made or set, and what a trick hand scores (RULES.md §8 "Made or set",
+//! Made or set, and what a trick hand scores (docs/rules.md#texas42 "Made or set",
 //! "Scoring", Moon's scoring, and §9): the moment a Texas 42 hand is
 //! decided (play stops there unless `play_out`), the marks or points each
 //! side then scores, and Moon's score changes.

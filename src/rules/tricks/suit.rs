@@ -1,4 +1,4 @@
-//! Suits, following and winning a trick (RULES.md §8, "Suits, following
+//! Suits, following and winning a trick (docs/rules.md#texas42, "Suits, following
 //! and winning a trick", and §9): the one place that says which suit a
 //! tile leads, whether a tile follows it, how tiles rank within a suit and
 //! which tile takes a trick. Legal moves, the trick's winner, what a seat

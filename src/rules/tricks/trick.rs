@@ -1,4 +1,4 @@
-//! What a trick is worth (RULES.md §8, "Counting"): one point for the
+//! What a trick is worth (docs/rules.md#texas42, "Counting"): one point for the
 //! trick, plus the count tiles in it whoever played them: 5-5 and 6-4
 //! ten each, 5-0, 4-1 and 3-2 five each, 35 in all; seven tricks and the
 //! count make the 42 points of a hand.

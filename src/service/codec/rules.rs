@@ -245,7 +245,7 @@ fn encode_trick_rules(rules: &Rules, options: TrickOptions) -> proto::Rules {
 
 /// The trick options of `given` over `base`'s (a trick game's, or none);
 /// `None` when neither the table nor any option is a trick game's. Absent
-/// options take their game's defaults (RULES.md §8), but the bids, which
+/// options take their game's defaults (docs/rules.md#texas42), but the bids, which
 /// a state must hold.
 fn decode_trick_options(
     given: &proto::Rules,
@@ -332,7 +332,7 @@ fn decode_trick_options(
         ));
     }
     // Choosing the points game brings its own default: every hand played
-    // out (RULES.md §8); an explicit play_out still wins.
+    // out (docs/rules.md#texas42); an explicit play_out still wins.
     let to_points_game = scoring == Scoring::Points && kept_scoring != Scoring::Points;
     let hand = TrickRules {
         bidding,
@@ -462,7 +462,7 @@ pub fn decode_rules(
             given.target,
             target_base.map(|b| match (b.tricks, tricks) {
                 // The points game chosen over a preset in marks brings its
-                // own target (RULES.md §8), unless one is given.
+                // own target (docs/rules.md#texas42), unless one is given.
                 (Some(from), Some(to))
                     if from.scoring != Scoring::Points && to.scoring == Scoring::Points =>
                 {
