@@ -342,18 +342,29 @@ enum LogFormat {
 
 /// The server's configuration from the flags.
 fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
-    let key_text = match (&cli.state_key_file, &cli.state_key) {
-        (Some(path), _) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the state key file {}: {e}", path.display()))?,
+    let (key_flag, key_text) = match (&cli.state_key_file, &cli.state_key) {
+        (Some(path), _) => (
+            "--state-key-file",
+            Some(std::fs::read_to_string(path).map_err(|e| {
+                format!(
+                    "--state-key-file {}: cannot read it: {e}. Name a file this server may read, \
+                     holding the key (64 hex digits)",
+                    path.display()
+                )
+            })?),
         ),
-        (None, Some(text)) => Some(text.clone()),
-        (None, None) => None,
+        (None, Some(text)) => ("--state-key", Some(text.clone())),
+        (None, None) => ("--state-key", None),
     };
     let state_keys = key_text
         .map(|text| pips::service::keys::StateKeys::from_text(&text))
         .transpose()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| {
+            format!(
+                "{key_flag}: {e}. Give 64 hex digits (`openssl rand -hex 32` makes one), \
+                 optionally a comma and the previous key"
+            )
+        })?;
     let counts = [
         ("--max-concurrent-requests", cli.max_concurrent_requests),
         ("--max-request-bytes", cli.max_request_bytes),
@@ -374,10 +385,20 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
     }
     let tls = match (&cli.tls_cert, &cli.tls_key) {
         (Some(cert), Some(key)) => {
-            let read = |path: &std::path::PathBuf| {
-                std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+            let read = |flag: &str, path: &std::path::PathBuf| {
+                std::fs::read(path).map_err(|e| {
+                    format!(
+                        "{flag} {}: cannot read it: {e}. Name a PEM file this server may read",
+                        path.display()
+                    )
+                })
             };
-            Some(pips::server::tls::config(&read(cert)?, &read(key)?)?)
+            let (cert, key) = (read("--tls-cert", cert)?, read("--tls-key", key)?);
+            Some(pips::server::tls::config(&cert, &key).map_err(|e| {
+                format!(
+                    "--tls-cert, --tls-key: {e}. Give a PEM certificate chain and its private key"
+                )
+            })?)
         }
         _ => None,
     };
@@ -449,6 +470,23 @@ fn cors_origin(text: &str) -> Result<http::HeaderValue, String> {
         }
     }
     http::HeaderValue::from_str(text).map_err(|_| bad())
+}
+
+/// Why the server cannot listen at `addr`, given by `flag`, and the fix.
+fn cannot_listen(flag: &str, addr: std::net::SocketAddr, error: &std::io::Error) -> String {
+    let fix = match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "another process listens there: stop it, or give another port"
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            "a port below 1024 needs privileges: give a port of 1024 or above"
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            "no interface of this machine has that address: give one it has, or 0.0.0.0"
+        }
+        _ => "give another address",
+    };
+    format!("{flag} {addr}: cannot listen: {error}. {fix}")
 }
 
 /// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
@@ -546,7 +584,7 @@ async fn main() -> std::process::ExitCode {
     let listener = match TcpListener::bind(cli.addr).await {
         Ok(listener) => listener,
         Err(error) => {
-            tracing::error!(addr = %cli.addr, %error, "cannot listen");
+            tracing::error!("{}", cannot_listen("--addr", cli.addr, &error));
             return std::process::ExitCode::FAILURE;
         }
     };
@@ -560,7 +598,7 @@ async fn main() -> std::process::ExitCode {
                 });
             }
             Err(error) => {
-                tracing::error!(%addr, %error, "cannot listen for metrics");
+                tracing::error!("{}", cannot_listen("--metrics-addr", addr, &error));
                 return std::process::ExitCode::FAILURE;
             }
         }

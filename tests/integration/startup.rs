@@ -128,3 +128,37 @@ fn a_database_that_cannot_be_used_stops_the_start_naming_the_flag_and_the_fix() 
         );
     }
 }
+
+#[test]
+fn an_address_in_use_and_an_unreadable_key_name_their_flag_and_the_fix() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = held.local_addr().expect("its address");
+    let run = |flags: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_pips"))
+            .args(["--tables-db", "none"])
+            .args(flags)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("it runs");
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let log = run(&["--addr", &addr.to_string()]);
+    assert!(
+        log.contains(&format!("--addr {addr}: cannot listen")),
+        "{log}"
+    );
+    assert!(log.contains("another process listens there"), "{log}");
+    let log = run(&["--addr", "127.0.0.1:0", "--state-key-file", "/no/such/key"]);
+    assert!(
+        log.contains("--state-key-file /no/such/key: cannot read it"),
+        "{log}"
+    );
+    let log = run(&["--addr", "127.0.0.1:0", "--state-key", "abc"]);
+    assert!(
+        log.contains("--state-key: ") && log.contains("openssl rand -hex 32"),
+        "{log}"
+    );
+    drop(held);
+}
