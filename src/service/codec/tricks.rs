@@ -316,6 +316,38 @@ mod tests {
         }
     }
 
+    /// A state written before the declarer and the leader were set only
+    /// once true (both the first bidder from the first bid, the leader
+    /// until the contract was named) is read; another seat there is not.
+    #[test]
+    fn a_table_written_before_the_declarer_was_set_only_once_true_is_read() {
+        for stage in [Stage::Bidding, Stage::Naming] {
+            let game = a_state(TrickOptions::texas42(), 7, 4, |game| {
+                game.trick_hand().is_some_and(|hand| {
+                    hand.stage() == stage && hand.auction().standing().is_some()
+                })
+            });
+            let hand = game.trick_hand().expect("a trick hand");
+            let first = u32::from((hand.shaker() + 1) % 4);
+            let mut state = encode_state(&game);
+            let table = state.tricks.as_mut().expect("a table");
+            if stage == Stage::Bidding {
+                assert_eq!((table.declarer, table.leader), (None, 0));
+                table.declarer = Some(first);
+            } else {
+                assert_eq!(table.leader, table.declarer.expect("a declarer"));
+            }
+            table.leader = first;
+            assert_eq!(decode_state(Some(&state), "state").as_ref(), Ok(&game));
+            let table = state.tricks.as_mut().expect("a table");
+            let declarer = table.declarer;
+            table.leader = (0..4)
+                .find(|&seat| seat != first && Some(seat) != declarer)
+                .expect("another seat");
+            assert_eq!(refusal(&state).0, ErrorReason::TrickTableMismatch);
+        }
+    }
+
     #[test]
     fn a_moon_state_whose_bidder_lacks_the_widow_he_took_is_refused() {
         let game = a_state(TrickOptions::moon(), 21, 3, |game| {
