@@ -39,6 +39,9 @@
 //! - [`errors`]: why a state ([`SetupError`]) or a move ([`PlayError`]) is
 //!   refused, with where in the state the fault lies.
 //!
+//! [`notation`]: a move as a token a person reads and writes (`6-4L`,
+//! `draw`, `30`, `trumps:6`).
+//!
 //! [`line`](mod@line): the line games.
 //! - [`end`]: the ends of a layout ([`End`]) and a map with one value per
 //!   end ([`ByEnd`]).
@@ -61,7 +64,7 @@
 //! - [`table_setup`]: the checked constructor's steps for a table that is
 //!   not a line: the round rebuilt from its history.
 //!
-//! [`tricks`]: the trick-taking games (to come in steps).
+//! [`tricks`]: the trick-taking games.
 //! - [`tricks::auction`]: the bids open to a seat and who wins them.
 //! - [`tricks::contract`]: what the declarer names ([`tricks::contract::Contract`]).
 //! - [`tricks::suit`]: suits, following, ranks and a trick's winner.
@@ -81,6 +84,7 @@ pub mod hub;
 pub mod knowledge;
 pub mod line;
 pub mod moves;
+pub mod notation;
 pub mod observation;
 pub mod options;
 pub mod place;

@@ -21,6 +21,7 @@
 //! - [`pool`]: the work pool where searches and long replays run, shared
 //!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
+//! - [`notation`]: a whole match as text a person reads and writes.
 
 pub mod codec;
 #[cfg(feature = "server")]
@@ -36,6 +37,7 @@ pub mod grpc_unary;
 pub mod http_api;
 pub mod json;
 pub mod keys;
+pub mod notation;
 #[cfg(feature = "server")]
 pub mod openapi;
 #[cfg(feature = "server")]

@@ -23,6 +23,7 @@ mod grpc_server;
 mod hostile_clients;
 mod house_rules;
 mod http_api;
+mod notation;
 mod preset_rules;
 mod random_matches;
 mod replay;

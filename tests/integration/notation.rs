@@ -1,0 +1,101 @@
+//! The match notation (docs/notation.md) round-trips: a random match of
+//! every preset and seat count, and of random house rules, written as text
+//! and read back is the same match, move for move, to the same digest.
+
+use crate::common;
+
+use common::house::house_rules;
+use pips::rules::presets::PRESETS;
+use pips::rules::{Game, Move, Rules};
+use pips::service::notation::{read, write};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+/// House-rule combinations tried (those the engine refuses are skipped).
+const COMBINATIONS: u64 = 1_500;
+/// Moves a match is played to at most (a record of part of a match is a
+/// record too).
+const MOST_MOVES: usize = 4_000;
+
+/// A random match of `variant` under `rules` dealt from `seed`: its first
+/// state, its moves and its last state.
+fn random_match(variant: &str, rules: Rules, players: u8, seed: u64) -> (Game, Vec<Move>, Game) {
+    let (first, _) = Game::new(variant, rules, players, seed).expect("deals");
+    let mut game = first.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    while game.outcome().is_none() && moves.len() < MOST_MOVES {
+        let legal = game.legal_moves();
+        let mv = legal[rng.random_range(0..legal.len())];
+        game.play(mv).expect("legal");
+        moves.push(mv);
+    }
+    (first, moves, game)
+}
+
+/// The match written and read back is the same, or why not.
+fn round_trips(first: &Game, moves: &[Move], last: &Game) -> Result<(), String> {
+    let text = write(first, moves).map_err(|e| e.to_string())?;
+    let notated = read(&text).map_err(|e| format!("{e}\n{text}"))?;
+    if notated.moves != moves {
+        return Err(format!("other moves read back\n{text}"));
+    }
+    if notated.last.digest() != last.digest() || notated.last != *last {
+        return Err(format!("another match read back\n{text}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_preset_and_seat_count_round_trips() {
+    let mut matches = 0;
+    for preset in PRESETS {
+        for players in preset.players.clone() {
+            for seed in 0..3 {
+                let (first, moves, last) =
+                    random_match(preset.id, preset.rules(players, None), players, seed);
+                if let Err(error) = round_trips(&first, &moves, &last) {
+                    panic!("{} {players}p seed {seed}: {error}", preset.id);
+                }
+                matches += 1;
+            }
+        }
+    }
+    assert!(matches > 150, "{matches} matches");
+}
+
+#[test]
+fn random_house_rules_round_trip() {
+    let (mut tried, mut failures) = (0, Vec::new());
+    for seed in 0..COMBINATIONS {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (variant, rules, players) = house_rules(&mut rng);
+        // (Only what a NewGame deals: the preset's seat counts.)
+        let dealt = PRESETS
+            .iter()
+            .any(|p| p.id == variant && p.players.contains(&players));
+        if rules.validate(players).is_err() || !dealt {
+            continue;
+        }
+        tried += 1;
+        let (first, moves, last) = random_match(variant, rules, players, seed);
+        if let Err(error) = round_trips(&first, &moves, &last) {
+            failures.push(format!(
+                "seed {seed}: {variant} {players}p {rules:?}: {error}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {tried} failed:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    eprintln!("{tried} house-rule combinations round-trip");
+    assert!(tried >= 100, "only {tried} combinations were playable");
+}
