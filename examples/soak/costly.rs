@@ -45,6 +45,7 @@ pub fn long_record(json: bool, bytes: usize) -> ReplayRequest {
         state_source: first.map(Into::into),
         moves: Vec::new(),
         as_token: false,
+        notation: String::new(),
     };
     let budget = bytes;
     let mut size = record.encoded_len();

@@ -15,7 +15,8 @@ use super::codec::{
     encode_outlook, encode_rules, encode_view,
 };
 use super::custody::{Authority, Custody, Source};
-use super::error::{ApiError, quote};
+use super::error::{ApiError, QUOTE_CHARS, clip, quote};
+use super::notation;
 #[cfg(feature = "server")]
 use super::pool::{PoolSize, WorkPool};
 
@@ -322,21 +323,47 @@ impl Engine {
         request: &proto::ReplayRequest,
     ) -> Result<proto::ReplayResponse, ApiError> {
         let source = state_source!(request, replay_request);
-        let (mut game, authority) = self.custody.read(source)?;
-        if let Authority::Seat(own) = authority {
-            return Err(ApiError {
-                message: format!(
-                    "this token speaks for seat {own} only; a replay needs a state with full authority"
-                ),
-                ..not_permitted("state_token", own)
-            });
-        }
-        let steps = request
-            .moves
+        let (mut game, moves, as_token) = if request.notation.is_empty() {
+            let (game, authority) = self.custody.read(source)?;
+            if let Authority::Seat(own) = authority {
+                return Err(ApiError {
+                    message: format!(
+                        "this token speaks for seat {own} only; a replay needs a state with full authority"
+                    ),
+                    ..not_permitted("state_token", own)
+                });
+            }
+            let moves = request
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, mv)| decode_move(Some(mv), &|| format!("moves[{i}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            (game, moves, request.as_token || source.is_token())
+        } else {
+            if !matches!(source, Source::Missing) || !request.moves.is_empty() {
+                return Err(ApiError::invalid(
+                    ErrorReason::MalformedNotation,
+                    "notation",
+                    "give a notation, or a state and moves, not both",
+                ));
+            }
+            let notated = notation::read(&request.notation, |deal| {
+                self.deal(deal).map(|(game, _)| game)
+            })
+            .map_err(|error| {
+                ApiError::invalid(
+                    ErrorReason::MalformedNotation,
+                    "notation",
+                    clip(&error.to_string(), 3 * QUOTE_CHARS),
+                )
+            })?;
+            (notated.first, notated.moves, request.as_token)
+        };
+        let steps = moves
             .iter()
             .enumerate()
-            .map(|(i, mv)| {
-                let mv = decode_move(Some(mv), &|| format!("moves[{i}]"))?;
+            .map(|(i, &mv)| {
                 let report = game.play(mv).map_err(|e| ApiError::from(e).at_move(i))?;
                 Ok(proto::ReplayStep {
                     events: encode_events(&report.events, &game, None),
@@ -345,7 +372,6 @@ impl Engine {
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        let as_token = request.as_token || source.is_token();
         let Delivery {
             state, state_token, ..
         } = self.deliver(&game, Authority::Full, as_token)?;

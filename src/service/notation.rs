@@ -20,7 +20,8 @@ use crate::rules::notation::{parse_token, token};
 use crate::rules::presets::preset;
 use crate::rules::{Game, Move};
 
-use super::codec::{decode_rules, encode_rules};
+use super::codec::encode_rules;
+use super::error::{ApiError, QUOTE_CHARS, clip, quote};
 
 /// Longest notation read, in bytes (a long match of a train table is
 /// about 40 kB).
@@ -47,14 +48,16 @@ pub struct Notated {
     pub last: Game,
 }
 
-/// The notation of the match dealt as `first` and played with `moves`.
-/// The house rules written are the options that differ from the preset's
-/// defaults for the seats (and partnerships) played.
+/// The notation of the match dealt as `first` from `seed` (the seed its
+/// `NewGame` was given: on a server without a state key, `first.seed()`)
+/// and played with `moves`. The house rules written are the options that
+/// differ from the preset's defaults for the seats (and partnerships)
+/// played.
 ///
 /// # Errors
 /// A match a reader could not deal again: of no preset (a label of its
 /// own), or of a seat count its preset is not dealt for.
-pub fn write(first: &Game, moves: &[Move]) -> Result<String, NotationError> {
+pub fn write(first: &Game, seed: u64, moves: &[Move]) -> Result<String, NotationError> {
     let variant = first.variant();
     let preset = preset(variant).ok_or_else(|| NotationError {
         line: 0,
@@ -82,10 +85,7 @@ pub fn write(first: &Game, moves: &[Move]) -> Result<String, NotationError> {
         partnerships: encode_rules(&preset.rules(players, None)).partnerships,
         ..base
     };
-    let mut text = format!(
-        "[Preset \"{variant}\"]\n[Seats \"{players}\"]\n[Seed \"{}\"]\n",
-        first.seed()
-    );
+    let mut text = format!("[Preset \"{variant}\"]\n[Seats \"{players}\"]\n[Seed \"{seed}\"]\n");
     if let Some(house) = house_rules(&rules, &base) {
         text.push_str(&format!("[Rules {house}]\n"));
     }
@@ -136,14 +136,19 @@ struct HandLine<'a> {
     tokens: Vec<(usize, &'a str)>,
 }
 
-/// The match `text` records: dealt from its header, every token played.
+/// The match `text` records: dealt from its header by `deal` (the
+/// engine's `NewGame`: [`Engine::deal`](super::engine::Engine::deal)),
+/// every token played.
 ///
 /// # Errors
 /// [`NotationError`] naming the line: a header missing or malformed, a
 /// preset, seat count or house rule refused, a token that is no move, a
 /// move that is not legal when it is played, or a hand numbered otherwise
 /// than the match reaches it.
-pub fn read(text: &str) -> Result<Notated, NotationError> {
+pub fn read(
+    text: &str,
+    deal: impl FnOnce(&proto::NewGameRequest) -> Result<Game, ApiError>,
+) -> Result<Notated, NotationError> {
     if text.len() > MAX_NOTATION_BYTES {
         return Err(NotationError {
             line: 0,
@@ -167,20 +172,16 @@ pub fn read(text: &str) -> Result<Notated, NotationError> {
                 .strip_suffix(']')
                 .ok_or_else(|| at(line, "a header ends with ]".to_owned()))?;
             let (key, value) = header.split_once(' ').unwrap_or((header, ""));
-            let value: serde_json::Value = serde_json::from_str(value.trim()).map_err(|_| {
+            let unquoted = || {
+                let key = clip(key, QUOTE_CHARS);
                 at(
                     line,
                     format!("{key}'s value is a quoted text, such as [{key} \"…\"]"),
                 )
-            })?;
-            let text_value = || {
-                value.as_str().map(str::to_owned).ok_or_else(|| {
-                    at(
-                        line,
-                        format!("{key}'s value is a quoted text, such as [{key} \"…\"]"),
-                    )
-                })
             };
+            let value: serde_json::Value =
+                serde_json::from_str(value.trim()).map_err(|_| unquoted())?;
+            let text_value = || value.as_str().map(str::to_owned).ok_or_else(unquoted);
             match key {
                 "Preset" => variant = Some((line, text_value()?)),
                 "Seats" => players = Some((line, text_value()?)),
@@ -220,7 +221,7 @@ pub fn read(text: &str) -> Result<Notated, NotationError> {
                 .extend(rest.split_whitespace().map(|t| (line, t)));
         }
     }
-    let (first, _) = deal(variant, players, seed, house)?;
+    let first = deal_header(variant, players, seed, house, deal)?;
     let mut game = first.clone();
     let mut moves = Vec::new();
     let kind = game.rules().table;
@@ -262,70 +263,80 @@ pub fn read(text: &str) -> Result<Notated, NotationError> {
     })
 }
 
-/// The match the header names, dealt: the preset, the seats, the seed
-/// and the house rules over the preset's defaults.
-fn deal(
+/// The match the header names, dealt by `deal` as `NewGame` deals it:
+/// the preset, the seats, the seed and the house rules.
+fn deal_header(
     variant: Option<(usize, String)>,
     players: Option<(usize, String)>,
     seed: Option<(usize, String)>,
     house: Option<(usize, serde_json::Value)>,
-) -> Result<(Game, usize), NotationError> {
+    deal: impl FnOnce(&proto::NewGameRequest) -> Result<Game, ApiError>,
+) -> Result<Game, NotationError> {
     let missing = |key: &str, example: &str| NotationError {
         line: 0,
         message: format!("the header names no {key}: add [{key} {example}]"),
     };
-    let (line, variant) = variant.ok_or_else(|| missing("Preset", "\"muggins\""))?;
-    let preset = preset(&variant).ok_or_else(|| NotationError {
-        line,
+    let (variant_line, variant) = variant.ok_or_else(|| missing("Preset", "\"muggins\""))?;
+    let (seats_line, seats) = players.ok_or_else(|| missing("Seats", "\"2\""))?;
+    let (seed_line, seed_text) = seed.ok_or_else(|| missing("Seed", "\"42\""))?;
+    let players = seats.parse::<u32>().map_err(|_| NotationError {
+        line: seats_line,
         message: format!(
-            "no preset is called {:?}",
-            crate::service::error::quote(&variant)
+            "{:?} seats: the seat count is a whole number",
+            quote(&seats)
         ),
     })?;
-    let (line, seats) = players.ok_or_else(|| missing("Seats", "\"2\""))?;
-    let players = seats
-        .parse::<u8>()
-        .ok()
-        .filter(|n| preset.players.contains(n))
-        .ok_or_else(|| NotationError {
-            line,
-            message: format!(
-                "{seats:?} seats: {} is played by {} to {}",
-                preset.id,
-                preset.players.start(),
-                preset.players.end()
-            ),
-        })?;
-    let (line, seed_text) = seed.ok_or_else(|| missing("Seed", "\"42\""))?;
     let seed = seed_text.parse::<u64>().map_err(|_| NotationError {
-        line,
-        message: format!("seed {seed_text:?} is not a whole number from 0 to 2^64 − 1"),
+        line: seed_line,
+        message: format!(
+            "seed {} is not a whole number from 0 to 2^64 − 1",
+            quote(&seed_text)
+        ),
     })?;
-    let (rules_line, overrides) = match house {
+    let (rules_line, rules) = match house {
         Some((line, value)) => {
             let rules: proto::Rules = serde_json::from_value(value).map_err(|e| NotationError {
                 line,
                 message: format!("the house rules are not the API's JSON Rules: {e}"),
             })?;
-            (line, rules)
+            (line, Some(rules))
         }
-        None => (0, proto::Rules::default()),
+        None => (0, None),
     };
-    let base = preset.rules(players, overrides.partnerships);
-    let rules = decode_rules(&overrides, Some(&base), "rules").map_err(|e| NotationError {
-        line: rules_line,
-        message: format!("{}: {}", e.field, e.message),
-    })?;
-    let (game, _) = Game::new(preset.id, rules, players, seed).map_err(|e| NotationError {
-        line: rules_line,
-        message: e.to_string(),
-    })?;
-    Ok((game, rules_line))
+    let request = proto::NewGameRequest {
+        variant,
+        players,
+        seed: Some(seed),
+        rules,
+        ..proto::NewGameRequest::default()
+    };
+    deal(&request).map_err(|error| NotationError {
+        // The header line of the part refused.
+        line: match error.field.split('.').next().unwrap_or_default() {
+            "variant" => variant_line,
+            "players" => seats_line,
+            "seed" => seed_line,
+            _ => rules_line,
+        },
+        message: if error.field.is_empty() {
+            error.message
+        } else {
+            format!("{}: {}", error.field, error.message)
+        },
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::engine::Engine;
+
+    /// `read` with an open server's deal.
+    fn read_open(text: &str) -> Result<Notated, NotationError> {
+        read(text, |request| {
+            Engine::default().deal(request).map(|(game, _)| game)
+        })
+    }
 
     fn muggins() -> Game {
         let rules = preset("muggins").expect("muggins").rules(2, None);
@@ -342,9 +353,9 @@ mod tests {
             game.play(mv).expect("legal");
             moves.push(mv);
         }
-        let text = write(&first, &moves).expect("written");
+        let text = write(&first, first.seed(), &moves).expect("written");
         assert!(text.starts_with("[Preset \"muggins\"]\n[Seats \"2\"]\n[Seed \"42\"]\n1: "));
-        let read = read(&text).expect("read");
+        let read = read_open(&text).expect("read");
         assert_eq!(read.moves, moves);
         assert_eq!(read.last, game);
         assert_eq!(read.last.digest(), game.digest());
@@ -373,8 +384,8 @@ mod tests {
                 game.play(mv).expect("legal");
                 moves.push(mv);
             }
-            let text = write(&first, &moves).expect("written");
-            let read = read(&text).unwrap_or_else(|e| panic!("{options:?}: {e}\n{text}"));
+            let text = write(&first, first.seed(), &moves).expect("written");
+            let read = read_open(&text).unwrap_or_else(|e| panic!("{options:?}: {e}\n{text}"));
             assert_eq!(read.last.digest(), game.digest(), "{options:?}\n{text}");
         }
         assert!(combinations.len() > 300);
@@ -392,7 +403,7 @@ mod tests {
             (
                 "[Preset \"muggins\"]\n[Seats \"9\"]\n[Seed \"1\"]\n",
                 2,
-                "seats",
+                "played by 2 to 4",
             ),
             (
                 "[Preset \"muggins\"]\n[Seats \"2\"]\n[Seed \"x\"]\n",
@@ -426,7 +437,7 @@ mod tests {
             ),
         ];
         for (text, line, words) in cases {
-            let error = read(text).expect_err(text);
+            let error = read_open(text).expect_err(text);
             assert_eq!(error.line, line, "{text}: {error}");
             assert!(error.message.contains(words), "{text}: {error}");
         }

@@ -691,12 +691,28 @@ impl Tables {
                     .map_err(|error| ApiError::internal(format!("a stored move: {error}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // A seeded table's match in its notation, dealt again from its
+        // seed (a table dealt from a random seed cannot be).
+        let settings = Settings::from_json(&table.settings);
+        let notation = match settings.match_seed(table.match_no) {
+            Some(seed) => {
+                let played = moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, mv)| decode_move(Some(mv), &|| format!("moves[{i}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                crate::service::notation::write(&first, seed, &played).unwrap_or_default()
+            }
+            None => String::new(),
+        };
         Ok(proto::RecordResponse {
             record: Some(proto::ReplayRequest {
                 state_source: Some(self.engine.custody().write_state(&first)?.into()),
                 moves,
                 as_token: false,
+                notation: String::new(),
             }),
+            notation,
         })
     }
 }

@@ -221,6 +221,7 @@ pub fn check_round_replays(mut game: Game, choose: &mut ChaCha8Rng) -> Result<u3
                 state_source: Some(start.into()),
                 moves: std::mem::take(&mut moves),
                 as_token: false,
+                notation: String::new(),
             })
             .map_err(|e| TestCaseError::fail(format!("round {round}: {e:?}")))?;
         start = codec::encode_state(&game);

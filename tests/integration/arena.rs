@@ -63,6 +63,7 @@ fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
                 state_source: Some(state.into()),
                 moves,
                 as_token: false,
+                notation: String::new(),
             })
             .expect("a legal record");
         // Base64, as the API's answers write bytes.

@@ -7,6 +7,7 @@ use crate::common;
 use common::house::house_rules;
 use pips::rules::presets::PRESETS;
 use pips::rules::{Game, Move, Rules};
+use pips::service::engine::Engine;
 use pips::service::notation::{read, write};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -35,8 +36,11 @@ fn random_match(variant: &str, rules: Rules, players: u8, seed: u64) -> (Game, V
 
 /// The match written and read back is the same, or why not.
 fn round_trips(first: &Game, moves: &[Move], last: &Game) -> Result<(), String> {
-    let text = write(first, moves).map_err(|e| e.to_string())?;
-    let notated = read(&text).map_err(|e| format!("{e}\n{text}"))?;
+    let text = write(first, first.seed(), moves).map_err(|e| e.to_string())?;
+    let notated = read(&text, |request| {
+        Engine::default().deal(request).map(|(game, _)| game)
+    })
+    .map_err(|e| format!("{e}\n{text}"))?;
     if notated.moves != moves {
         return Err(format!("other moves read back\n{text}"));
     }
@@ -98,4 +102,61 @@ fn random_house_rules_round_trip() {
     );
     eprintln!("{tried} house-rule combinations round-trip");
     assert!(tried >= 100, "only {tried} combinations were playable");
+}
+
+/// `Replay` over HTTP/JSON takes a match's notation instead of a state
+/// and moves, and refuses one that does not read, naming the line.
+#[tokio::test]
+async fn replay_takes_the_notation_and_names_the_line_of_a_fault() {
+    use http::StatusCode;
+    use serde_json::json;
+
+    let server = crate::server::TestServer::start().await;
+    let url = format!("{}/v1/Replay", server.url());
+    let preset = PRESETS.iter().find(|p| p.id == "muggins").expect("muggins");
+    let (first, moves, last) = random_match("muggins", preset.rules(2, None), 2, 42);
+    let text = write(&first, 42, &moves).expect("written");
+    let answer = crate::server::post_json(&url, json!({ "notation": text }).to_string()).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+    let replayed = answer.json();
+    assert_eq!(
+        replayed["steps"].as_array().map(Vec::len),
+        Some(moves.len())
+    );
+    let digest = replayed["matchDigest"]
+        .as_str()
+        .expect("a digest")
+        .to_owned();
+    use base64::Engine as _;
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(digest)
+            .expect("base64"),
+        last.digest().0.to_vec()
+    );
+    for (body, words) in [
+        (
+            json!({ "notation": "[Preset \"muggins\"]\n[Seats \"2\"]\n[Seed \"42\"]\n1: 6-6 9-9L" }),
+            "line 4",
+        ),
+        (json!({ "notation": "[Seats \"2\"]" }), "Preset"),
+        (
+            json!({ "notation": text, "moves": [{ "pass": {} }] }),
+            "not both",
+        ),
+    ] {
+        let answer = crate::server::post_json(&url, body.to_string()).await;
+        let error = answer.json();
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{error}");
+        assert_eq!(
+            error["reason"], "ERROR_REASON_MALFORMED_NOTATION",
+            "{error}"
+        );
+        assert_eq!(error["field"], "notation", "{error}");
+        assert!(
+            error["message"].as_str().is_some_and(|m| m.contains(words)),
+            "{error}"
+        );
+    }
+    server.stop().await;
 }

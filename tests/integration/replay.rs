@@ -66,6 +66,7 @@ fn replay(
         state_source: Some(state.into()),
         moves: moves.to_vec(),
         as_token: false,
+        notation: String::new(),
     })
 }
 
@@ -208,6 +209,7 @@ async fn replay_over_grpc_and_json() {
             state_source: Some(deal.state_token.into()),
             moves: played.moves.clone(),
             as_token: false,
+            notation: String::new(),
         })
         .await
         .expect("replay")
@@ -261,6 +263,7 @@ fn a_seat_token_cannot_replay_but_a_full_token_can() {
             state_source: Some(token.to_vec().into()),
             moves: moves.clone(),
             as_token: false,
+            notation: String::new(),
         })
     };
     let error = with(&deal.seat_tokens[0]).expect_err("a seat token");

@@ -275,9 +275,11 @@ async fn a_match_played_by_links_replays_to_its_digest_and_offers_a_rematch() {
         })
         .await
         .expect("a record")
-        .into_inner()
-        .record
-        .expect("a record");
+        .into_inner();
+    // (A table dealt from a random seed has no notation: it could not be
+    // dealt again.)
+    assert_eq!(record.notation, "");
+    let record = record.record.expect("a record");
     assert_eq!(record.moves.len(), moves);
     let mut engine = server.client().await;
     let replayed = engine.replay(record).await.expect("replayed").into_inner();
@@ -391,6 +393,32 @@ async fn a_seeded_table_deals_each_match_from_its_seed() {
         "the server's clock is sent"
     );
     let (last, _) = play_to_end(&mut client, &links).await;
+    // A seeded table's record offers its notation, which replays to the
+    // match's digest.
+    let recorded = client
+        .record(proto::RecordRequest {
+            link: links[0].clone(),
+        })
+        .await
+        .expect("a record")
+        .into_inner();
+    assert!(
+        recorded
+            .notation
+            .starts_with("[Preset \"draw\"]\n[Seats \"2\"]\n[Seed \"18446744073709551615\"]\n1: "),
+        "{}",
+        recorded.notation
+    );
+    let mut engine = server.client().await;
+    let replayed = engine
+        .replay(proto::ReplayRequest {
+            notation: recorded.notation.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("the notation replays")
+        .into_inner();
+    assert_eq!(replayed.match_digest, view(&last).match_digest);
     let dealt = client
         .rematch(proto::RematchRequest {
             link: links[1].clone(),
