@@ -7,6 +7,9 @@
 //! - [`expert`]: determinized Monte Carlo search over deals sampled from
 //!   the seat's [`Knowledge`](crate::rules::Knowledge), with `greedy`
 //!   playouts, aiming at winning the match.
+//! - [`review`]: a match reviewed move by move with the expert's values:
+//!   each decision's loss against the best, its grade, each seat's
+//!   accuracy.
 //!
 //! A bot never reads what its seat cannot see: a suggestion depends on the
 //! view, the seed and the budget alone.
@@ -16,6 +19,7 @@ pub mod greedy;
 pub mod greedy_hub;
 pub mod greedy_tricks;
 pub mod random;
+pub mod review;
 pub mod tree;
 
 use rand::SeedableRng;

@@ -1,0 +1,340 @@
+//! A match reviewed move by move (docs/design/review.md): the expert's
+//! value of each move a seat played and of its best move, each from what
+//! that seat knew then, the loss between them in the chance of winning the
+//! match, a grade, and per seat an accuracy. Pure: a function of the
+//! record, the seeds and the budget.
+
+use crate::rules::{Game, Move, Seat};
+
+use super::{Budget, Level, default_seed, suggest};
+
+/// How a move is graded, by the winning chance it lost against the best,
+/// in percentage points (the thresholds are docs/bots.md's).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Grade {
+    /// The move the expert valued highest (or as high).
+    Best,
+    /// Under 5 points lost.
+    Good,
+    /// 5 to 10 points lost.
+    Inaccuracy,
+    /// 10 to 15 points lost.
+    Mistake,
+    /// 15 points lost or more.
+    Blunder,
+}
+
+impl Grade {
+    /// Every grade, best first.
+    pub const ALL: [Grade; 5] = [
+        Grade::Best,
+        Grade::Good,
+        Grade::Inaccuracy,
+        Grade::Mistake,
+        Grade::Blunder,
+    ];
+
+    /// The grade of a move that lost `loss` points of winning chance.
+    #[must_use]
+    pub fn of(loss: f64) -> Grade {
+        match loss {
+            l if l <= 0.0 => Grade::Best,
+            l if l < 5.0 => Grade::Good,
+            l if l < 10.0 => Grade::Inaccuracy,
+            l if l < 15.0 => Grade::Mistake,
+            _ => Grade::Blunder,
+        }
+    }
+}
+
+/// A move's accuracy, 0 to 100, from the winning chance it lost in
+/// percentage points: 103.17 × e^(−0.0435 × loss) − 3.17 (lichess's curve).
+#[must_use]
+pub fn accuracy(loss: f64) -> f64 {
+    (103.17 * (-0.0435 * loss.max(0.0)).exp() - 3.17).clamp(0.0, 100.0)
+}
+
+/// One decision of a reviewed seat.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Decision {
+    /// The move played.
+    pub played: Move,
+    /// Whether it was the only legal move (not graded).
+    pub forced: bool,
+    /// The move the expert valued highest.
+    pub best: Move,
+    /// The played move's value: the chance of winning the match after it,
+    /// 0 to 1, as the seat could know it (`None` for a forced move, which
+    /// is not searched).
+    pub played_value: Option<f64>,
+    /// The best move's value (`None` for a forced move).
+    pub best_value: Option<f64>,
+    /// The winning chance lost, in percentage points (0 when best).
+    pub loss: f64,
+    /// Its grade; `None` for a forced move.
+    pub grade: Option<Grade>,
+}
+
+/// Values the decision of the seat to act in `game`, which played `mv`,
+/// from that seat's view with the expert's search (`seed`: its default
+/// for the position when `None`; `playouts` a decision). `None` when the
+/// match is over or `mv` is not the seat to act's.
+#[must_use]
+pub fn decision(game: &Game, mv: Move, seed: Option<u64>, playouts: u32) -> Option<Decision> {
+    if game.outcome().is_some() || mv.seat != game.to_act() {
+        return None;
+    }
+    let legal = game.legal_moves();
+    if legal.len() == 1 {
+        return Some(Decision {
+            played: mv,
+            forced: true,
+            best: mv,
+            played_value: None,
+            best_value: None,
+            loss: 0.0,
+            grade: None,
+        });
+    }
+    let view = game.view(mv.seat)?;
+    let never = || false;
+    let budget = Budget {
+        playouts,
+        stop: &never,
+    };
+    let seed = seed.unwrap_or_else(|| default_seed(game, mv.seat));
+    let suggestion = suggest(view, Level::Expert, seed, budget)?;
+    let value_of = |m: Move| {
+        suggestion
+            .values
+            .iter()
+            .find(|v| v.mv == m)
+            .map(|v| v.value)
+    };
+    let best = suggestion
+        .values
+        .iter()
+        .max_by(|a, b| a.value.total_cmp(&b.value))?;
+    let played_value = value_of(mv)?;
+    let loss = ((best.value - played_value) * 100.0).max(0.0);
+    Some(Decision {
+        played: mv,
+        forced: false,
+        best: best.mv,
+        played_value: Some(played_value),
+        best_value: Some(best.value),
+        loss,
+        grade: Some(Grade::of(loss)),
+    })
+}
+
+/// What a seat's graded decisions add up to.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Summary {
+    /// Decisions graded (forced moves are not).
+    pub graded: u32,
+    /// Forced moves.
+    pub forced: u32,
+    /// The mean winning chance lost a graded decision, percentage points.
+    pub mean_loss: f64,
+    /// The mean accuracy of the graded decisions, 0 to 100.
+    pub accuracy: f64,
+    /// Decisions of each grade, in [`Grade::ALL`]'s order.
+    pub grades: [u32; 5],
+}
+
+impl Summary {
+    /// The summary of `decisions`.
+    #[must_use]
+    pub fn of<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Summary {
+        let mut summary = Summary::default();
+        let (mut loss, mut accurate) = (0.0, 0.0);
+        for decision in decisions {
+            match decision.grade {
+                None => summary.forced += 1,
+                Some(grade) => {
+                    summary.graded += 1;
+                    loss += decision.loss;
+                    accurate += accuracy(decision.loss);
+                    if let Some(slot) = Grade::ALL
+                        .iter()
+                        .position(|&g| g == grade)
+                        .and_then(|at| summary.grades.get_mut(at))
+                    {
+                        *slot += 1;
+                    }
+                }
+            }
+        }
+        if summary.graded > 0 {
+            summary.mean_loss = loss / f64::from(summary.graded);
+            summary.accuracy = accurate / f64::from(summary.graded);
+        }
+        summary
+    }
+}
+
+/// Reviews the decisions of `seats` in the match dealt as `first` and
+/// played with `moves`: each with its index among the moves. Stops at the
+/// first move that does not play.
+#[must_use]
+pub fn review(
+    first: &Game,
+    moves: &[Move],
+    seats: &[Seat],
+    playouts: u32,
+) -> Vec<(usize, Decision)> {
+    let mut game = first.clone();
+    let mut reviewed = Vec::new();
+    for (index, &mv) in moves.iter().enumerate() {
+        if seats.contains(&mv.seat) {
+            if let Some(decision) = decision(&game, mv, None, playouts) {
+                reviewed.push((index, decision));
+            }
+        }
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    reviewed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets::preset;
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    fn dealt(variant: &str, players: u8, seed: u64) -> Game {
+        let rules = preset(variant).expect("preset").rules(players, None);
+        Game::new(variant, rules, players, seed).expect("deals").0
+    }
+
+    #[test]
+    fn grades_and_accuracy_follow_the_loss() {
+        assert_eq!(Grade::of(0.0), Grade::Best);
+        assert_eq!(Grade::of(4.9), Grade::Good);
+        assert_eq!(Grade::of(5.0), Grade::Inaccuracy);
+        assert_eq!(Grade::of(12.0), Grade::Mistake);
+        assert_eq!(Grade::of(40.0), Grade::Blunder);
+        assert!((accuracy(0.0) - 100.0).abs() < 1e-9);
+        assert!((accuracy(10.0) - (103.17 * (-0.435f64).exp() - 3.17)).abs() < 1e-9);
+        assert_eq!(accuracy(1_000.0), 0.0);
+        assert!(accuracy(5.0) > accuracy(10.0));
+    }
+
+    /// Over a match at every family: the best value is never below the
+    /// played one, a forced move is not graded, and a move that was the
+    /// expert's own is best.
+    #[test]
+    fn a_review_values_every_decision_and_never_rates_the_played_move_above_the_best() {
+        for (variant, players) in [("muggins", 2), ("mexican_train", 3), ("texas42", 4)] {
+            let first = dealt(variant, players, 3);
+            let mut game = first.clone();
+            let mut moves = Vec::new();
+            while game.outcome().is_none() && moves.len() < 40 {
+                let legal = game.legal_moves();
+                let mv = legal[moves.len() % legal.len()];
+                game.play(mv).expect("legal");
+                moves.push(mv);
+            }
+            let seats: Vec<Seat> = (0..players).collect();
+            let reviewed = review(&first, &moves, &seats, 200);
+            assert_eq!(reviewed.len(), moves.len(), "{variant}");
+            for (index, decision) in &reviewed {
+                assert_eq!(decision.played, moves[*index]);
+                if decision.forced {
+                    assert_eq!(decision.grade, None);
+                } else {
+                    let (best, played) = (decision.best_value, decision.played_value);
+                    assert!(best.zip(played).is_some_and(|(b, p)| b >= p), "{variant}");
+                    assert!(decision.loss >= 0.0);
+                }
+            }
+            let summary = Summary::of(reviewed.iter().map(|(_, d)| d));
+            assert_eq!(summary.graded + summary.forced, reviewed.len() as u32);
+            assert!((0.0..=100.0).contains(&summary.accuracy));
+        }
+    }
+
+    /// The worst move of a position where the moves differ much is graded
+    /// a mistake or a blunder, and the best one best.
+    #[test]
+    fn the_worst_of_very_different_moves_is_a_mistake_or_a_blunder() {
+        let mut found = false;
+        'search: for seed in 0..40 {
+            let mut game = dealt("all_fives", 2, seed);
+            while game.outcome().is_none() {
+                let seat = game.to_act();
+                let view = game.view(seat).expect("a seat");
+                let never = || false;
+                let budget = Budget {
+                    playouts: 600,
+                    stop: &never,
+                };
+                let suggestion = suggest(view, Level::Expert, 1, budget).expect("a move");
+                let (worst, best) = (
+                    suggestion
+                        .values
+                        .iter()
+                        .min_by(|a, b| a.value.total_cmp(&b.value)),
+                    suggestion
+                        .values
+                        .iter()
+                        .max_by(|a, b| a.value.total_cmp(&b.value)),
+                );
+                if let (Some(worst), Some(best)) = (worst, best) {
+                    if best.value - worst.value > 0.2 {
+                        let bad = decision(&game, worst.mv, Some(1), 600).expect("valued");
+                        assert!(
+                            matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
+                            "{bad:?}"
+                        );
+                        let good = decision(&game, best.mv, Some(1), 600).expect("valued");
+                        assert_eq!(good.grade, Some(Grade::Best));
+                        found = true;
+                        break 'search;
+                    }
+                }
+                game.play(suggestion.mv).expect("legal");
+            }
+        }
+        assert!(found, "a position with very different moves");
+    }
+
+    /// A review never reads what the seat could not see: the same decision
+    /// in another deal the seat cannot tell from this one is valued the
+    /// same.
+    #[test]
+    fn a_review_does_not_peek() {
+        let mut checked = 0;
+        for seed in 0..10 {
+            let mut game = dealt("muggins", 2, seed);
+            for _ in 0..(seed % 5 + 2) {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let mv = game.legal_moves()[0];
+                game.play(mv).expect("legal");
+            }
+            if game.outcome().is_some() || game.legal_moves().len() < 2 {
+                continue;
+            }
+            let seat = game.to_act();
+            let view = game.view(seat).expect("a seat");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let Some(other) = view.knowledge().sample(&mut rng) else {
+                continue;
+            };
+            let mv = game.legal_moves()[1];
+            assert_eq!(
+                decision(&game, mv, Some(9), 300),
+                decision(&other, mv, Some(9), 300),
+                "seed {seed}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "{checked}");
+    }
+}
