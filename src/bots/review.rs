@@ -77,10 +77,10 @@ pub struct Decision {
 
 /// Values the decision of the seat to act in `game`, which played `mv`,
 /// from that seat's view with the expert's search (`seed`: its default
-/// for the position when `None`; `playouts` a decision). `None` when the
-/// match is over or `mv` is not the seat to act's.
+/// for the position when `None`) within `budget`. `None` when the match
+/// is over or `mv` is not the seat to act's, or not legal.
 #[must_use]
-pub fn decision(game: &Game, mv: Move, seed: Option<u64>, playouts: u32) -> Option<Decision> {
+pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) -> Option<Decision> {
     if game.outcome().is_some() || mv.seat != game.to_act() {
         return None;
     }
@@ -97,11 +97,6 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, playouts: u32) -> Opti
         });
     }
     let view = game.view(mv.seat)?;
-    let never = || false;
-    let budget = Budget {
-        playouts,
-        stop: &never,
-    };
     let seed = seed.unwrap_or_else(|| default_seed(game, mv.seat));
     let suggestion = suggest(view, Level::Expert, seed, budget)?;
     let value_of = |m: Move| {
@@ -186,9 +181,14 @@ pub fn review(
 ) -> Vec<(usize, Decision)> {
     let mut game = first.clone();
     let mut reviewed = Vec::new();
+    let never = || false;
     for (index, &mv) in moves.iter().enumerate() {
         if seats.contains(&mv.seat) {
-            if let Some(decision) = decision(&game, mv, None, playouts) {
+            let budget = Budget {
+                playouts,
+                stop: &never,
+            };
+            if let Some(decision) = decision(&game, mv, None, budget) {
                 reviewed.push((index, decision));
             }
         }
@@ -286,12 +286,12 @@ mod tests {
                 );
                 if let (Some(worst), Some(best)) = (worst, best) {
                     if best.value - worst.value > 0.2 {
-                        let bad = decision(&game, worst.mv, Some(1), 600).expect("valued");
+                        let bad = decision(&game, worst.mv, Some(1), budget).expect("valued");
                         assert!(
                             matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
                             "{bad:?}"
                         );
-                        let good = decision(&game, best.mv, Some(1), 600).expect("valued");
+                        let good = decision(&game, best.mv, Some(1), budget).expect("valued");
                         assert_eq!(good.grade, Some(Grade::Best));
                         found = true;
                         break 'search;
@@ -328,9 +328,14 @@ mod tests {
                 continue;
             };
             let mv = game.legal_moves()[1];
+            let never = || false;
+            let budget = || Budget {
+                playouts: 300,
+                stop: &never,
+            };
             assert_eq!(
-                decision(&game, mv, Some(9), 300),
-                decision(&other, mv, Some(9), 300),
+                decision(&game, mv, Some(9), budget()),
+                decision(&other, mv, Some(9), budget()),
                 "seed {seed}"
             );
             checked += 1;

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::proto::{self, ErrorReason};
 use crate::rules::presets::{PRESETS, known_ids, preset};
-use crate::rules::{Event, Game, Report, Seat, View};
+use crate::rules::{Event, Game, Move, Report, Seat, View};
 
 use super::codec::{
     Outlook, decode_move, decode_rules, decode_seat, encode_events, encode_legal_moves,
@@ -323,43 +323,8 @@ impl Engine {
         request: &proto::ReplayRequest,
     ) -> Result<proto::ReplayResponse, ApiError> {
         let source = state_source!(request, replay_request);
-        let (mut game, moves, as_token) = if request.notation.is_empty() {
-            let (game, authority) = self.custody.read(source)?;
-            if let Authority::Seat(own) = authority {
-                return Err(ApiError {
-                    message: format!(
-                        "this token speaks for seat {own} only; a replay needs a state with full authority"
-                    ),
-                    ..not_permitted("state_token", own)
-                });
-            }
-            let moves = request
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, mv)| decode_move(Some(mv), &|| format!("moves[{i}]")))
-                .collect::<Result<Vec<_>, _>>()?;
-            (game, moves, request.as_token || source.is_token())
-        } else {
-            if !matches!(source, Source::Missing) || !request.moves.is_empty() {
-                return Err(ApiError::invalid(
-                    ErrorReason::MalformedNotation,
-                    "notation",
-                    "give a notation, or a state and moves, not both",
-                ));
-            }
-            let notated = notation::read(&request.notation, |deal| {
-                self.deal(deal).map(|(game, _)| game)
-            })
-            .map_err(|error| {
-                ApiError::invalid(
-                    ErrorReason::MalformedNotation,
-                    "notation",
-                    clip(&error.to_string(), 3 * QUOTE_CHARS),
-                )
-            })?;
-            (notated.first, notated.moves, request.as_token)
-        };
+        let (mut game, moves) = self.record(source, &request.moves, &request.notation)?;
+        let as_token = request.as_token || source.is_token();
         let steps = moves
             .iter()
             .enumerate()
@@ -388,6 +353,55 @@ impl Engine {
             to_act,
             legal_moves,
         })
+    }
+
+    /// A match record as `Replay` takes it: the first state (with full
+    /// authority) and the moves, or the match's notation (dealt as this
+    /// server's `NewGame` deals it); the first state and the moves read.
+    ///
+    /// # Errors
+    /// A refusal of the state, a seat token, a malformed move (at
+    /// `moves[i]`), or a notation that does not read, or given with a
+    /// state or moves (`ERROR_REASON_MALFORMED_NOTATION`).
+    pub(crate) fn record(
+        &self,
+        source: Source<'_>,
+        moves: &[proto::Move],
+        notation: &str,
+    ) -> Result<(Game, Vec<Move>), ApiError> {
+        if notation.is_empty() {
+            let (game, authority) = self.custody.read(source)?;
+            if let Authority::Seat(own) = authority {
+                return Err(ApiError {
+                    message: format!(
+                        "this token speaks for seat {own} only; a replay needs a state with full authority"
+                    ),
+                    ..not_permitted("state_token", own)
+                });
+            }
+            let moves = moves
+                .iter()
+                .enumerate()
+                .map(|(i, mv)| decode_move(Some(mv), &|| format!("moves[{i}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok((game, moves));
+        }
+        if !matches!(source, Source::Missing) || !moves.is_empty() {
+            return Err(ApiError::invalid(
+                ErrorReason::MalformedNotation,
+                "notation",
+                "give a notation, or a state and moves, not both",
+            ));
+        }
+        let notated = notation::read(notation, |deal| self.deal(deal).map(|(game, _)| game))
+            .map_err(|error| {
+                ApiError::invalid(
+                    ErrorReason::MalformedNotation,
+                    "notation",
+                    clip(&error.to_string(), 3 * QUOTE_CHARS),
+                )
+            })?;
+        Ok((notated.first, notated.moves))
     }
 
     /// Lists the legal moves.

@@ -58,7 +58,7 @@ pub fn is_rpc(rpc: &str) -> bool {
 }
 
 /// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
-pub const RPC_NAMES: [&str; 7] = [
+pub const RPC_NAMES: [&str; 8] = [
     "ListVariants",
     "NewGame",
     "Play",
@@ -66,6 +66,7 @@ pub const RPC_NAMES: [&str; 7] = [
     "LegalMoves",
     "View",
     "SuggestMove",
+    "ReviewMatch",
 ];
 
 /// The playground page, served at `/`.
@@ -244,6 +245,11 @@ impl Api {
         if rpc == "SuggestMove" {
             let request = self.decode_async(encoding, body, large, call).await?;
             let answer = self.engine.suggest_move(&request, call).await?;
+            return encode_answer(encoding, &answer);
+        }
+        if rpc == "ReviewMatch" {
+            let request = self.decode_async(encoding, body, large, call).await?;
+            let answer = self.engine.review_match(&request, call).await?;
             return encode_answer(encoding, &answer);
         }
         if TABLE_RPC_NAMES.contains(&rpc.as_str()) {

@@ -18,6 +18,8 @@
 //!   events.
 //! - [`suggest`]: `SuggestMove`, a computer opponent's move within the
 //!   server's time cap and the call's deadline.
+//! - [`review`]: `ReviewMatch`, a match reviewed move by move with the
+//!   expert's values, on the work pool.
 //! - [`pool`]: the work pool where searches and long replays run, shared
 //!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
@@ -42,6 +44,8 @@ pub mod notation;
 pub mod openapi;
 #[cfg(feature = "server")]
 pub mod pool;
+#[cfg(feature = "server")]
+pub mod review;
 #[cfg(feature = "server")]
 pub mod streams;
 #[cfg(feature = "server")]

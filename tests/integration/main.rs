@@ -27,6 +27,7 @@ mod notation;
 mod preset_rules;
 mod random_matches;
 mod replay;
+mod review;
 mod rules_examples;
 mod startup;
 mod state_custody;

@@ -1,0 +1,212 @@
+//! `ReviewMatch`: a match reviewed move by move with the expert's values
+//! ([`crate::bots::review`]), on the work pool, each decision within the
+//! server's search cap and the whole within the call's deadline.
+
+use std::time::{Duration, Instant};
+
+use crate::bots::review::{Decision, Grade, Summary, accuracy, decision};
+use crate::bots::{self, Budget};
+use crate::proto::{self, ErrorReason};
+use crate::rules::notation::token;
+use crate::rules::{Game, Move, Seat};
+
+use super::codec::encode_move;
+use super::custody::Source;
+use super::engine::{Engine, state_source};
+use super::error::ApiError;
+use super::pool::Call;
+use super::suggest::MAX_PLAYOUTS;
+
+/// The time kept before the call's deadline for handing the answer over.
+const ANSWER_MARGIN: Duration = Duration::from_millis(100);
+
+/// A review asked for, checked, with what its work needs (owned, so that
+/// it can run on the work pool).
+struct Asked {
+    /// The match's first state.
+    first: Game,
+    /// Its moves.
+    moves: Vec<Move>,
+    /// The seats reviewed.
+    seats: Vec<Seat>,
+    /// The expert's playouts a decision.
+    playouts: u32,
+    /// The search's seed, if one was given.
+    seed: Option<u64>,
+    /// The longest one decision's search may take.
+    cap: Duration,
+    /// When the review stops, answered as far as it got.
+    stop_at: Instant,
+}
+
+/// A grade on the wire.
+const fn encode_grade(grade: Option<Grade>) -> proto::MoveGrade {
+    match grade {
+        None => proto::MoveGrade::Unspecified,
+        Some(Grade::Best) => proto::MoveGrade::Best,
+        Some(Grade::Good) => proto::MoveGrade::Good,
+        Some(Grade::Inaccuracy) => proto::MoveGrade::Inaccuracy,
+        Some(Grade::Mistake) => proto::MoveGrade::Mistake,
+        Some(Grade::Blunder) => proto::MoveGrade::Blunder,
+    }
+}
+
+impl Asked {
+    /// Reviews the match: each decision of the seats asked, until the
+    /// moves end or the time does.
+    fn review(self) -> proto::ReviewMatchResponse {
+        let mut game = self.first;
+        let mut reviewed: Vec<(Seat, Decision)> = Vec::new();
+        let mut moves = Vec::new();
+        let mut complete = true;
+        for (index, &mv) in self.moves.iter().enumerate() {
+            if self.seats.contains(&mv.seat) {
+                let started = Instant::now();
+                if started >= self.stop_at {
+                    complete = false;
+                    break;
+                }
+                let until = (started + self.cap).min(self.stop_at);
+                let stop = || Instant::now() >= until;
+                let budget = Budget {
+                    playouts: self.playouts,
+                    stop: &stop,
+                };
+                let seed = self.seed.map(|seed| seed ^ index as u64);
+                if let Some(decision) = decision(&game, mv, seed, budget) {
+                    moves.push(encode_decision(index, game.hand_number(), &decision));
+                    reviewed.push((mv.seat, decision));
+                }
+            }
+            // (The record was checked: every move plays.)
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        let seats = self
+            .seats
+            .iter()
+            .map(|&seat| {
+                let summary =
+                    Summary::of(reviewed.iter().filter(|(s, _)| *s == seat).map(|(_, d)| d));
+                proto::SeatReview {
+                    seat: u32::from(seat),
+                    graded: summary.graded,
+                    forced: summary.forced,
+                    mean_loss: summary.mean_loss,
+                    accuracy: summary.accuracy,
+                    grades: summary.grades.to_vec(),
+                }
+            })
+            .collect();
+        proto::ReviewMatchResponse {
+            moves,
+            seats,
+            complete,
+        }
+    }
+}
+
+/// One reviewed decision on the wire.
+fn encode_decision(index: usize, hand: u32, decision: &Decision) -> proto::ReviewedMove {
+    proto::ReviewedMove {
+        index: u32::try_from(index).unwrap_or(u32::MAX),
+        seat: u32::from(decision.played.seat),
+        hand,
+        played: Some(encode_move(decision.played)),
+        token: token(decision.played.action).to_string(),
+        forced: decision.forced,
+        best: Some(encode_move(decision.best)),
+        best_token: token(decision.best.action).to_string(),
+        played_value: decision.played_value,
+        best_value: decision.best_value,
+        loss: decision.loss,
+        grade: encode_grade(decision.grade).into(),
+        accuracy: if decision.forced {
+            0.0
+        } else {
+            accuracy(decision.loss)
+        },
+    }
+}
+
+impl Engine {
+    /// Reviews a match move by move on the work pool: each decision of the
+    /// seats asked valued by the expert from its seat's view, within the
+    /// server's search cap a decision, until the call's deadline (then
+    /// answered as far as it got, `complete` false).
+    ///
+    /// # Errors
+    /// A refusal of the record (as `Replay`'s), a seat the game does not
+    /// have (at `seats[i]`), or the work pool's refusal
+    /// (`ERROR_REASON_OVERLOADED`).
+    pub async fn review_match(
+        &self,
+        request: &proto::ReviewMatchRequest,
+        call: Call,
+    ) -> Result<proto::ReviewMatchResponse, ApiError> {
+        self.pool().check_room(call.connection)?;
+        let under_record = |mut error: ApiError| {
+            error.field = if error.field.is_empty() {
+                "record".to_owned()
+            } else {
+                format!("record.{}", error.field)
+            };
+            error
+        };
+        let record = request
+            .record
+            .as_ref()
+            .ok_or_else(|| ApiError::missing("record"))?;
+        let source = state_source!(record, replay_request);
+        let (first, moves) = self
+            .record(source, &record.moves, &record.notation)
+            .map_err(under_record)?;
+        // (Every move of the record must play before any is reviewed.)
+        let mut played = first.clone();
+        for (i, &mv) in moves.iter().enumerate() {
+            played
+                .play(mv)
+                .map_err(|e| under_record(ApiError::from(e).at_move(i)))?;
+        }
+        let players = first.players();
+        let mut seats = Vec::new();
+        for (i, &seat) in request.seats.iter().enumerate() {
+            match Seat::try_from(seat).ok().filter(|&s| s < players) {
+                Some(seat) if !seats.contains(&seat) => seats.push(seat),
+                Some(_) => {}
+                None => {
+                    return Err(ApiError::invalid(
+                        ErrorReason::SeatOutOfRange,
+                        format!("seats[{i}]"),
+                        format!("seat {seat} does not exist with {players} players"),
+                    ));
+                }
+            }
+        }
+        if seats.is_empty() {
+            seats = (0..players).collect();
+        }
+        seats.sort_unstable();
+        let playouts = request
+            .playouts
+            .unwrap_or_else(|| bots::default_playouts(first.rules()))
+            .min(MAX_PLAYOUTS);
+        let stop_at = call
+            .deadline
+            .checked_sub(ANSWER_MARGIN)
+            .unwrap_or_else(Instant::now);
+        let asked = Asked {
+            first,
+            moves,
+            seats,
+            playouts,
+            seed: request.seed,
+            cap: self.suggest_cap(),
+            stop_at,
+        };
+        self.pool()
+            .run(call.connection, call.deadline, move || Ok(asked.review()))
+            .await
+    }
+}
