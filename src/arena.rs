@@ -17,6 +17,12 @@
 //! when one seat plays several), so that the luck of the deal cancels: the
 //! same seed deals the same hands, hand for hand, and the first hand has
 //! the same leader.
+//!
+//! With `review`, every match is reviewed afterwards as `ReviewMatch`
+//! reviews it (`bots::review`): each side's decisions valued by the expert
+//! from the seat's view, and the table adds each side's accuracy (the mean
+//! over matches of its accuracy in a match, with a 95% interval) and the
+//! time a whole match's review took.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -134,6 +140,9 @@ pub struct Arena {
     /// Play each deal at every seating of the pairing (see the module's
     /// text); `matches` must then be a multiple of the seatings.
     pub duplicate: bool,
+    /// Review every match with the expert at this many playouts a
+    /// decision (see the module's text); none: no review.
+    pub review: Option<u32>,
 }
 
 /// One side's tallies in a pairing.
@@ -163,6 +172,19 @@ struct Tally {
     /// summed, and their squares summed, for the interval.
     hand_points: f64,
     hand_points_squared: f64,
+    /// Matches in which its side had a graded decision reviewed.
+    reviewed: usize,
+    /// Its accuracy a reviewed match (0 to 100), summed, and the squares
+    /// summed, for the interval.
+    accuracy: f64,
+    accuracy_squared: f64,
+    /// Its graded decisions reviewed, and the winning chance they lost
+    /// (percentage points), summed.
+    graded: u64,
+    loss: f64,
+    /// How long each whole match's review took (kept on the first side's
+    /// tally only: a review is of the match, not of a side).
+    review_times: Vec<Duration>,
 }
 
 impl Tally {
@@ -180,6 +202,12 @@ impl Tally {
         self.hands_won += other.hands_won;
         self.hand_points += other.hand_points;
         self.hand_points_squared += other.hand_points_squared;
+        self.reviewed += other.reviewed;
+        self.accuracy += other.accuracy;
+        self.accuracy_squared += other.accuracy_squared;
+        self.graded += other.graded;
+        self.loss += other.loss;
+        self.review_times.extend(other.review_times);
     }
 }
 
@@ -435,6 +463,8 @@ impl Arena {
             .map_err(|e| format!("{}: {}", e.reason.as_str_name(), e.message))?;
         let state = first.state.ok_or("no state")?;
         let mut game = decode_state(Some(&state), "state").map_err(|e| e.message)?;
+        let dealt = self.review.map(|_| game.clone());
+        let mut played: Vec<Move> = Vec::new();
         let partnerships = game.rules().partnerships;
         let sides: Vec<usize> = (0..self.players)
             .map(|seat| self.side_of(seating, seat, partnerships))
@@ -494,6 +524,7 @@ impl Arena {
             };
             let report = game.play(mv).map_err(|e| e.to_string())?;
             moves.push(encode_move(mv));
+            played.push(mv);
             for (gain, change) in hand.gains.iter_mut().zip(&report.score_change) {
                 *gain += change;
             }
@@ -537,6 +568,9 @@ impl Arena {
                 }
                 Some(Outcome::Draw) | None => tally.draws += 1,
             }
+        }
+        if let (Some(playouts), Some(dealt)) = (self.review, dealt) {
+            review_match(&dealt, &played, &sides, playouts, &mut tallies);
         }
         let line = serde_json::json!({
             "pairing": [pairing[0].name(), pairing[1].name()],
@@ -655,6 +689,9 @@ impl Arena {
             "p99 ms",
             "playouts/s"
         );
+        let review = self
+            .review
+            .map(|playouts| review_table(pairing, &totals, playouts));
         for (player, mut tally) in pairing.iter().zip(totals) {
             let n = self.matches.max(1) as f64;
             let rate = (tally.wins as f64 + 0.5 * tally.draws as f64) / n;
@@ -701,7 +738,78 @@ impl Arena {
                 },
             );
         }
+        text.push_str(&review.unwrap_or_default());
         text
+    }
+}
+
+/// The review's lines of a pairing's table: the time a whole match's
+/// review took, then each player's accuracy and loss.
+fn review_table(pairing: &[Player; 2], totals: &[Tally; 2], playouts: u32) -> String {
+    let mut text = String::new();
+    let mut times = totals[0].review_times.clone();
+    times.sort_unstable();
+    let at = |p: f64| {
+        let i = ((times.len().saturating_sub(1)) as f64 * p).round() as usize;
+        times.get(i).map_or(0.0, Duration::as_secs_f64)
+    };
+    let _ = writeln!(
+        text,
+        "review: expert {playouts} playouts a decision, every seat; a whole match {:.2} s (p50), {:.2} s (p90), {} matches",
+        at(0.5),
+        at(0.9),
+        times.len()
+    );
+    let _ = writeln!(
+        text,
+        "{:<22} {:>22} {:>10} {:>15}",
+        "player", "accuracy (95%)", "decisions", "loss/decision"
+    );
+    for (player, tally) in pairing.iter().zip(totals) {
+        let matches = tally.reviewed.max(1) as f64;
+        let (mean, half) = mean_interval(tally.accuracy, tally.accuracy_squared, matches);
+        let _ = writeln!(
+            text,
+            "{:<22} {:>6.1} ({:>5.1}–{:>5.1}) {:>10} {:>14.2}%",
+            player.name(),
+            mean,
+            mean - half,
+            mean + half,
+            tally.graded,
+            tally.loss / (tally.graded.max(1) as f64),
+        );
+    }
+    text
+}
+
+/// Reviews the match dealt as `dealt` and played with `moves` (every
+/// seat's decisions, as `ReviewMatch` does with no seats named), and counts
+/// each side's accuracy in it, and the review's time, into `tallies`.
+fn review_match(
+    dealt: &Game,
+    moves: &[Move],
+    sides: &[usize],
+    playouts: u32,
+    tallies: &mut [Tally; 2],
+) {
+    let seats: Vec<Seat> = (0..dealt.players()).collect();
+    let started = Instant::now();
+    let reviewed = bots::review::review(dealt, moves, &seats, playouts);
+    tallies[0].review_times.push(started.elapsed());
+    for (side, tally) in tallies.iter_mut().enumerate() {
+        let summary = bots::review::Summary::of(
+            reviewed
+                .iter()
+                .filter(|(_, decision)| sides.get(usize::from(decision.played.seat)) == Some(&side))
+                .map(|(_, decision)| decision),
+        );
+        if summary.graded > 0 {
+            tally.reviewed += 1;
+            tally.accuracy += summary.accuracy;
+            tally.accuracy_squared += summary.accuracy * summary.accuracy;
+            tally.graded += u64::from(summary.graded);
+            tally.loss += summary.mean_loss * f64::from(summary.graded);
+        }
     }
 }
 

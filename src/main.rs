@@ -268,6 +268,11 @@ struct ArenaArgs {
     /// deal cancels; --matches must be a multiple of the seatings.
     #[arg(long)]
     duplicate: bool,
+    /// Review every match afterwards as `ReviewMatch` does, the expert at
+    /// this many playouts a decision, and add each player's accuracy (95%
+    /// interval over matches) and the time a whole match's review took.
+    #[arg(long, value_name = "PLAYOUTS")]
+    review: Option<u32>,
 }
 
 /// Runs `pips arena`.
@@ -324,6 +329,7 @@ fn arena(args: &ArenaArgs) -> Result<(), String> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
         duplicate: args.duplicate,
+        review: args.review,
     };
     for pairing in &pairings {
         println!("{}", arena.run(pairing, replays.as_ref())?);

@@ -15,7 +15,19 @@ and from a pips server in its JSON or token form.
 
 from __future__ import annotations
 
-from ._pips import LEVELS, Batch, Game, Move, Update, hand_rewards, match_rewards, variants
+from ._pips import (
+    LEVELS,
+    Batch,
+    Game,
+    Move,
+    Update,
+    hand_rewards,
+    match_rewards,
+    read_notation,
+    review,
+    variants,
+    write_notation,
+)
 from .errors import IllegalMove, InvalidArgument, PermissionDenied, PipsError, Unauthenticated
 
 __all__ = [
@@ -31,5 +43,8 @@ __all__ = [
     "Update",
     "hand_rewards",
     "match_rewards",
+    "read_notation",
+    "review",
     "variants",
+    "write_notation",
 ]

@@ -16,6 +16,7 @@
 //! - [`batch`]: `Batch`, many matches stepped in one call (numpy in and
 //!   out, the GIL released).
 //! - [`rewards`]: points as rewards, for every learning environment.
+//! - [`review`]: a match's review and its notation.
 //! - [`json`]: JSON ⇄ Python values and ⇄ the service's messages.
 
 mod actions;
@@ -24,6 +25,7 @@ mod errors;
 mod game;
 mod json;
 mod moves;
+mod review;
 mod rewards;
 
 use pyo3::prelude::*;
@@ -48,6 +50,9 @@ fn _pips(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(rewards::hand_rewards, module)?)?;
     module.add_function(wrap_pyfunction!(rewards::match_rewards, module)?)?;
     module.add_function(wrap_pyfunction!(variants, module)?)?;
+    module.add_function(wrap_pyfunction!(review::review, module)?)?;
+    module.add_function(wrap_pyfunction!(review::write_notation, module)?)?;
+    module.add_function(wrap_pyfunction!(review::read_notation, module)?)?;
     module.add(
         "LEVELS",
         pips::bots::Level::NAMES.map(|(name, _)| name).to_vec(),

@@ -90,6 +90,13 @@ impl PyMove {
         })
     }
 
+    /// The move as its token in the match notation (docs/notation.md):
+    /// `6-4L`, `6-4@M`, `draw`, `pass`, `30`, `trumps:6`, `discard:6-4`.
+    #[getter]
+    fn token(&self) -> String {
+        pips::rules::notation::token(self.0.action).to_string()
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }

@@ -110,6 +110,10 @@ impl std::fmt::Debug for Budget<'_> {
     }
 }
 
+/// The most playouts a request may ask `expert` for (a time cap bounds
+/// the rest).
+pub const MAX_PLAYOUTS: u32 = 1_000_000;
+
 /// The default playout budget of `expert` at a line.
 pub const DEFAULT_PLAYOUTS: u32 = 5000;
 

@@ -97,7 +97,6 @@ macro_rules! state_source {
         }
     };
 }
-#[cfg(feature = "server")]
 pub(super) use state_source;
 
 /// The view of the seat a request names at `seat`, which a seat token may
@@ -363,7 +362,7 @@ impl Engine {
     /// A refusal of the state, a seat token, a malformed move (at
     /// `moves[i]`), or a notation that does not read, or given with a
     /// state or moves (`ERROR_REASON_MALFORMED_NOTATION`).
-    pub(crate) fn record(
+    pub fn record(
         &self,
         source: Source<'_>,
         moves: &[proto::Move],

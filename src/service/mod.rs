@@ -44,7 +44,6 @@ pub mod notation;
 pub mod openapi;
 #[cfg(feature = "server")]
 pub mod pool;
-#[cfg(feature = "server")]
 pub mod review;
 #[cfg(feature = "server")]
 pub mod streams;

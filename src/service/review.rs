@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::bots::review::{Decision, Grade, Summary, accuracy, decision};
-use crate::bots::{self, Budget};
+use crate::bots::{self, Budget, MAX_PLAYOUTS};
 use crate::proto::{self, ErrorReason};
 use crate::rules::notation::token;
 use crate::rules::{Game, Move, Seat};
@@ -14,10 +14,11 @@ use super::codec::encode_move;
 use super::custody::Source;
 use super::engine::{Engine, state_source};
 use super::error::ApiError;
+#[cfg(feature = "server")]
 use super::pool::Call;
-use super::suggest::MAX_PLAYOUTS;
 
 /// The time kept before the call's deadline for handing the answer over.
+#[cfg(feature = "server")]
 const ANSWER_MARGIN: Duration = Duration::from_millis(100);
 
 /// A review asked for, checked, with what its work needs (owned, so that
@@ -33,10 +34,12 @@ struct Asked {
     playouts: u32,
     /// The search's seed, if one was given.
     seed: Option<u64>,
-    /// The longest one decision's search may take.
-    cap: Duration,
-    /// When the review stops, answered as far as it got.
-    stop_at: Instant,
+    /// The longest one decision's search may take (none: its playouts
+    /// alone bound it).
+    cap: Option<Duration>,
+    /// When the review stops, answered as far as it got (none: at the
+    /// record's end).
+    stop_at: Option<Instant>,
 }
 
 /// A grade on the wire.
@@ -62,12 +65,16 @@ impl Asked {
         for (index, &mv) in self.moves.iter().enumerate() {
             if self.seats.contains(&mv.seat) {
                 let started = Instant::now();
-                if started >= self.stop_at {
+                if self.stop_at.is_some_and(|stop_at| started >= stop_at) {
                     complete = false;
                     break;
                 }
-                let until = (started + self.cap).min(self.stop_at);
-                let stop = || Instant::now() >= until;
+                let until = match (self.cap, self.stop_at) {
+                    (Some(cap), Some(stop_at)) => Some((started + cap).min(stop_at)),
+                    (Some(cap), None) => Some(started + cap),
+                    (None, stop_at) => stop_at,
+                };
+                let stop = || until.is_some_and(|until| Instant::now() >= until);
                 let budget = Budget {
                     playouts: self.playouts,
                     stop: &stop,
@@ -131,21 +138,14 @@ fn encode_decision(index: usize, hand: u32, decision: &Decision) -> proto::Revie
 }
 
 impl Engine {
-    /// Reviews a match move by move on the work pool: each decision of the
-    /// seats asked valued by the expert from its seat's view, within the
-    /// server's search cap a decision, until the call's deadline (then
-    /// answered as far as it got, `complete` false).
-    ///
-    /// # Errors
-    /// A refusal of the record (as `Replay`'s), a seat the game does not
-    /// have (at `seats[i]`), or the work pool's refusal
-    /// (`ERROR_REASON_OVERLOADED`).
-    pub async fn review_match(
+    /// A review request checked: the record read and played through, the
+    /// seats and the budget.
+    fn review_asked(
         &self,
         request: &proto::ReviewMatchRequest,
-        call: Call,
-    ) -> Result<proto::ReviewMatchResponse, ApiError> {
-        self.pool().check_room(call.connection)?;
+        cap: Option<Duration>,
+        stop_at: Option<Instant>,
+    ) -> Result<Asked, ApiError> {
         let under_record = |mut error: ApiError| {
             error.field = if error.field.is_empty() {
                 "record".to_owned()
@@ -192,19 +192,52 @@ impl Engine {
             .playouts
             .unwrap_or_else(|| bots::default_playouts(first.rules()))
             .min(MAX_PLAYOUTS);
-        let stop_at = call
-            .deadline
-            .checked_sub(ANSWER_MARGIN)
-            .unwrap_or_else(Instant::now);
-        let asked = Asked {
+        Ok(Asked {
             first,
             moves,
             seats,
             playouts,
             seed: request.seed,
-            cap: self.suggest_cap(),
+            cap,
             stop_at,
-        };
+        })
+    }
+
+    /// Reviews a match here and now, with no time bound but the playouts
+    /// (in process: Python's `pips.review`); what `ReviewMatch` answers
+    /// with no deadline.
+    ///
+    /// # Errors
+    /// A refusal of the record (as `Replay`'s) or a seat the game does not
+    /// have (at `seats[i]`).
+    pub fn review_now(
+        &self,
+        request: &proto::ReviewMatchRequest,
+    ) -> Result<proto::ReviewMatchResponse, ApiError> {
+        Ok(self.review_asked(request, None, None)?.review())
+    }
+
+    /// Reviews a match move by move on the work pool: each decision of the
+    /// seats asked valued by the expert from its seat's view, within the
+    /// server's search cap a decision, until the call's deadline (then
+    /// answered as far as it got, `complete` false).
+    ///
+    /// # Errors
+    /// A refusal of the record (as `Replay`'s), a seat the game does not
+    /// have (at `seats[i]`), or the work pool's refusal
+    /// (`ERROR_REASON_OVERLOADED`).
+    #[cfg(feature = "server")]
+    pub async fn review_match(
+        &self,
+        request: &proto::ReviewMatchRequest,
+        call: Call,
+    ) -> Result<proto::ReviewMatchResponse, ApiError> {
+        self.pool().check_room(call.connection)?;
+        let stop_at = call
+            .deadline
+            .checked_sub(ANSWER_MARGIN)
+            .unwrap_or_else(Instant::now);
+        let asked = self.review_asked(request, Some(self.suggest_cap()), Some(stop_at))?;
         self.pool()
             .run(call.connection, call.deadline, move || Ok(asked.review()))
             .await

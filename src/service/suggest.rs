@@ -13,8 +13,7 @@ use super::engine::{Engine, seat_view, state_source};
 use super::error::ApiError;
 use super::pool::Call;
 
-/// The most playouts a request may ask for (the time cap bounds the rest).
-pub const MAX_PLAYOUTS: u32 = 1_000_000;
+pub use crate::bots::MAX_PLAYOUTS;
 
 /// The level asked for (greedy when not given).
 fn decode_level(value: i32) -> Result<Level, ApiError> {

@@ -41,6 +41,7 @@ fn replays_rerun_exactly(variant: &str, players: u8, matches: usize) {
         move_time: Duration::from_secs(1),
         jobs: 2,
         duplicate: false,
+        review: None,
     };
     let pairing = [Player::Level(Level::Expert), Player::Level(Level::Greedy)];
     let table = arena.run(&pairing, Some(&replays)).expect("a run");
@@ -146,6 +147,7 @@ fn replay_lines(
         move_time: Duration::from_secs(1),
         jobs: 2,
         duplicate: false,
+        review: None,
     };
     arena.run(pairing, Some(&replays)).expect("a run");
     drop(replays);
@@ -235,6 +237,7 @@ fn the_header_names_the_playouts_only_when_expert_plays() {
         move_time: Duration::from_secs(1),
         jobs: 1,
         duplicate: false,
+        review: None,
     };
     let pairing = [Player::Level(Level::Greedy), Player::Level(Level::Random)];
     let table = arena.run(&pairing, None).expect("a run");
@@ -255,7 +258,60 @@ fn muggins(matches: usize, duplicate: bool) -> Arena {
         move_time: Duration::from_secs(1),
         jobs: 2,
         duplicate,
+        review: None,
     }
+}
+
+/// With a review, the table adds each player's accuracy over the matches
+/// (0 to 100, the random player's below the expert's over the same deals)
+/// and the time a whole match's review took; the table above it is the
+/// same as without.
+#[test]
+fn a_reviewed_arena_reports_each_players_accuracy() {
+    let pairing = [Player::Level(Level::Expert), Player::Level(Level::Random)];
+    let plain = muggins(6, false).run(&pairing, None).expect("a run");
+    let reviewed = Arena {
+        review: Some(100),
+        ..muggins(6, false)
+    }
+    .run(&pairing, None)
+    .expect("a run");
+    let (table, review) = reviewed
+        .split_once("review: ")
+        .unwrap_or_else(|| panic!("no review: {reviewed}"));
+    let without_times = |text: &str| -> Vec<String> {
+        // The latency and playout columns are timings; the rest is exact.
+        text.lines()
+            .map(|line| {
+                line.split_whitespace()
+                    .take(11)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(without_times(table), without_times(&plain));
+    assert!(
+        review.starts_with("expert 100 playouts a decision, every seat; a whole match "),
+        "{review}"
+    );
+    assert!(review.contains(", 6 matches\n"), "{review}");
+    let accuracy = |player: &str| -> f64 {
+        let line = review
+            .lines()
+            .find(|l| l.starts_with(player))
+            .unwrap_or_else(|| panic!("no line for {player}: {review}"));
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let decisions: u64 = fields[fields.len() - 2].parse().expect("decisions");
+        assert!(decisions > 0, "{line}");
+        fields[1].parse().expect("an accuracy")
+    };
+    let (expert, random) = (accuracy("expert"), accuracy("random"));
+    assert!((0.0..=100.0).contains(&expert) && (0.0..=100.0).contains(&random));
+    assert!(
+        expert > random,
+        "expert {expert}, random {random}: {review}"
+    );
 }
 
 /// A player's line of the table: its hand win rate and points a hand.

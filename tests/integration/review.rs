@@ -2,6 +2,8 @@
 //! the expert from each seat's view, over HTTP/JSON and gRPC, from a state
 //! and moves or from the notation; the same request answered the same.
 
+use std::time::Duration;
+
 use http::StatusCode;
 use pips::proto;
 use pips::rules::presets::preset;
@@ -39,7 +41,14 @@ async fn review(server: &TestServer, body: &Value) -> (StatusCode, Value) {
 
 #[tokio::test]
 async fn a_review_values_each_decision_from_its_seat_and_sums_up_each_seat() {
-    let server = TestServer::start().await;
+    // Only the playouts bound each search here, so that a busy machine
+    // cannot cut one short and the same request gives the same review.
+    let server = TestServer::start_with(pips::server::Config {
+        max_suggest: Duration::from_secs(600),
+        request_timeout: Duration::from_secs(600),
+        ..pips::server::Config::default()
+    })
+    .await;
     for (variant, players) in [("muggins", 2u8), ("block", 4), ("texas42", 4)] {
         let (first, moves) = a_match(variant, players, 11, 24);
         let state = serde_json::to_value(encode_state(&first)).expect("json");
