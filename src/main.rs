@@ -109,6 +109,12 @@ struct Cli {
     /// ask for less), so that no caller can pin a core.
     #[arg(long, env = "PIPS_MAX_SUGGEST_MS", default_value_t = 200)]
     max_suggest_ms: u64,
+    /// Milliseconds a streamed review (`StreamReviewMatch`) may go on at
+    /// most, each decision within --max-suggest-ms (a caller may ask for
+    /// less with its deadline); a unary `ReviewMatch` has
+    /// --request-timeout-ms.
+    #[arg(long, env = "PIPS_MAX_REVIEW_MS", default_value_t = 60_000)]
+    max_review_ms: u64,
     /// Threads of the work pool where `SuggestMove` searches and long
     /// replays run, below the priority of the threads that serve
     /// connections. Default: one per core.
@@ -434,6 +440,7 @@ fn server_config(cli: &Cli) -> Result<pips::server::Config, String> {
         idle_timeout: Duration::from_secs(cli.idle_timeout_secs.max(1)),
         keepalive_interval: Duration::from_secs(cli.keepalive_secs.max(1)),
         max_suggest: Duration::from_millis(cli.max_suggest_ms),
+        max_review: Duration::from_millis(cli.max_review_ms.max(1)),
         work_pool,
         max_waiting_bodies_per_connection: cli.max_waiting_bodies_per_connection,
         max_answer_bytes: cli.max_answer_bytes,

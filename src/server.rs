@@ -115,6 +115,10 @@ pub struct Config {
     /// The longest a `SuggestMove` search may take (so that no caller can
     /// pin a core).
     pub max_suggest: Duration,
+    /// The longest a streamed review (`StreamReviewMatch`) may go on, each
+    /// decision within `max_suggest` (a unary `ReviewMatch` has the
+    /// request timeout).
+    pub max_review: Duration,
     /// The work pool where searches and long replays run: its threads
     /// (default: one per core) and the calls that may wait for one.
     pub work_pool: PoolSize,
@@ -163,6 +167,7 @@ impl Default for Config {
             keepalive_timeout: Duration::from_secs(10),
             cors_origins: Vec::new(),
             max_suggest: crate::service::engine::DEFAULT_SUGGEST_CAP,
+            max_review: Duration::from_secs(60),
             work_pool: PoolSize::for_this_machine(),
             max_waiting_bodies_per_connection: 16,
             max_answer_bytes: 64 * 1024 * 1024,
@@ -363,6 +368,7 @@ fn serve_until(
             body_timeout: config.body_timeout,
             waiting: Arc::new(Semaphore::new(config.max_waiting_bodies)),
             request_timeout: config.request_timeout,
+            max_review: config.max_review,
             slots: Arc::new(Semaphore::new(config.max_concurrent_requests)),
             answers: AnswerBudget::new(config.max_answer_bytes),
         });

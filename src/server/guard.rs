@@ -52,6 +52,9 @@ pub struct Limits {
     pub waiting: Arc<Semaphore>,
     /// How long a handler may take.
     pub request_timeout: Duration,
+    /// How long a streamed review may go on (`StreamReviewMatch`), in
+    /// place of `request_timeout`.
+    pub max_review: Duration,
     /// One permit per call that may run at once.
     pub slots: Arc<Semaphore>,
     /// Every answer byte not yet written, server-wide, and the
@@ -92,9 +95,23 @@ fn stream_reserve(path: &str) -> Option<usize> {
         "/grpc.health.v1.Health/Watch" | "/v1/Watch" | "/pips.v1.TableService/Watch"
     ) {
         Some(WATCH_RESERVE)
+    } else if reviews_as_a_stream(path) {
+        // A review's steps are made as fast as the search goes, not as
+        // they are read: about a long match's review (the record bounds
+        // them).
+        Some(STREAM_RESERVE)
     } else {
         None
     }
+}
+
+/// Whether the call is `StreamReviewMatch`, whose time is the server's
+/// review bound (`--max-review-ms`), not the request timeout.
+fn reviews_as_a_stream(path: &str) -> bool {
+    matches!(
+        path,
+        "/v1/StreamReviewMatch" | "/pips.v1.DominoEngineService/StreamReviewMatch"
+    )
 }
 
 /// Runs `request` under the limits, and counts it (`pips_calls`, its
@@ -145,7 +162,12 @@ async fn limited(
     };
     // The client's deadline runs from the call's arrival; the server's
     // timeout from the handler's start.
-    let mut deadline = Instant::now() + limits.request_timeout;
+    let budget = if reviews_as_a_stream(request.uri().path()) {
+        limits.max_review
+    } else {
+        limits.request_timeout
+    };
+    let mut deadline = Instant::now() + budget;
     if let Some(client) = client.and_then(|client| arrived.checked_add(client)) {
         deadline = deadline.min(client);
     }
@@ -498,6 +520,7 @@ mod tests {
             body_timeout: Duration::from_secs(5),
             waiting: Arc::new(Semaphore::new(0)),
             request_timeout: Duration::from_millis(100),
+            max_review: Duration::from_millis(100),
             slots: Arc::new(Semaphore::new(slots)),
             answers: AnswerBudget::new(1024 * 1024),
         });

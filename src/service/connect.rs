@@ -36,6 +36,7 @@ use tonic::Code;
 use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::http_api::{Api, Encoding, read_body, refusal_json};
 use super::pool::Call;
+use super::streams::{Opened, STREAM_RPC_NAMES};
 use crate::proto::ErrorReason;
 
 /// The path prefix of the engine's RPCs.
@@ -157,20 +158,27 @@ fn stream_encoding(headers: &HeaderMap) -> Option<bool> {
     }
 }
 
-/// A Connect streaming call: `Watch` (its one request message in an
-/// envelope, the updates in envelopes, then the end of the stream), the
-/// only stream the server has; any refusal is the end-of-stream message.
-async fn serve_stream(api: &Api, rpc: &str, request: Request, json: bool, call: Call) -> Response {
-    let watch = async {
-        if rpc != "Watch" {
+/// A Connect streaming call: `Watch` or `StreamReviewMatch` (its one
+/// request message in an envelope, the stream's messages in envelopes,
+/// then the end of the stream); any refusal is the end-of-stream message.
+async fn serve_stream(
+    api: &Arc<Api>,
+    rpc: &str,
+    request: Request,
+    json: bool,
+    call: Call,
+) -> Response {
+    let opened = async {
+        if !STREAM_RPC_NAMES.contains(&rpc) {
             return Err(ApiError {
                 code: Code::Unimplemented,
                 reason: ErrorReason::UnsupportedMediaType,
                 field: String::new(),
                 message: format!(
                     "{} is unary: call it with application/json or application/proto; \
-                     Watch is the one stream",
-                    clip(rpc, QUOTE_CHARS)
+                     the streams are {}",
+                    clip(rpc, QUOTE_CHARS),
+                    STREAM_RPC_NAMES.join(" and ")
                 ),
             });
         }
@@ -196,10 +204,10 @@ async fn serve_stream(api: &Api, rpc: &str, request: Request, json: bool, call: 
         } else {
             Encoding::Proto
         };
-        api.watch(encoding, message, call).await
+        api.open_stream(rpc, encoding, message, call).await
     }
     .await;
-    super::streams::connect(watch, json)
+    Opened::connect(opened, json)
 }
 
 /// The end of a Connect stream, as its last envelope carries it: `{}`, or

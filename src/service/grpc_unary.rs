@@ -22,6 +22,7 @@ use super::connect::rpc_name;
 use super::error::ApiError;
 use super::http_api::{Api, Encoding, read_body};
 use super::pool::Call;
+use super::streams::STREAM_RPC_NAMES;
 use crate::proto::ErrorReason;
 
 /// `POST /pips.v1.DominoEngineService/<RpcName>` with `application/grpc`.
@@ -30,13 +31,13 @@ pub async fn serve(State(api): State<Arc<Api>>, request: Request) -> Response {
     let rpc = rpc_name(&request);
     let limit = api.max_request_bytes.saturating_add(5);
     let body = read_body(request.into_body(), limit).await;
-    if rpc == "Watch" {
-        let watch = match body {
-            Ok(body) => api.watch(Encoding::Grpc, body, call).await,
+    if STREAM_RPC_NAMES.contains(&rpc.as_str()) {
+        let opened = match body {
+            Ok(body) => api.open_stream(&rpc, Encoding::Grpc, body, call).await,
             Err(error) => Err(error),
         };
-        return match watch {
-            Ok(watch) => super::streams::grpc(watch),
+        return match opened {
+            Ok(opened) => opened.grpc(),
             Err(error) => refused(error),
         };
     }

@@ -30,6 +30,7 @@ use super::error::{ApiError, QUOTE_CHARS, clip};
 use super::json::parse_json;
 use super::openapi;
 use super::pool::Call;
+use super::streams::{Opened, STREAM_RPC_NAMES};
 use crate::proto::{self, ErrorReason};
 use crate::tables::Tables;
 
@@ -58,7 +59,7 @@ pub fn is_rpc(rpc: &str) -> bool {
 }
 
 /// The RPCs of `DominoEngineService`, as they appear in `/v1/<RpcName>`.
-pub const RPC_NAMES: [&str; 8] = [
+pub const RPC_NAMES: [&str; 9] = [
     "ListVariants",
     "NewGame",
     "Play",
@@ -67,6 +68,7 @@ pub const RPC_NAMES: [&str; 8] = [
     "View",
     "SuggestMove",
     "ReviewMatch",
+    "StreamReviewMatch",
 ];
 
 /// The playground page, served at `/`.
@@ -176,10 +178,10 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
         .to_owned();
     let call = Call::of(request.extensions());
     let body = read_body(request.into_body(), api.max_request_bytes).await;
-    if rpc == "Watch" {
+    if STREAM_RPC_NAMES.contains(&rpc.as_str()) {
         return match body {
-            Ok(body) => match api.watch(Encoding::Json, body, call).await {
-                Ok(watch) => super::streams::events(watch),
+            Ok(body) => match api.open_stream(&rpc, Encoding::Json, body, call).await {
+                Ok(opened) => opened.events(),
                 Err(error) => {
                     error.log();
                     error_response(&error)
@@ -198,6 +200,21 @@ async fn call_rpc(State(api): State<Arc<Api>>, request: Request) -> Response {
             error.log();
             error_response(&error)
         }
+    }
+}
+
+/// The refusal of a stream called as a unary RPC (over Connect with a
+/// unary content type).
+fn a_stream(rpc: &str) -> ApiError {
+    ApiError {
+        code: Code::Unimplemented,
+        reason: ErrorReason::UnsupportedMediaType,
+        field: String::new(),
+        message: format!(
+            "{rpc} is a stream: over Connect it takes application/connect+json \
+             or application/connect+proto; it is served over gRPC and gRPC-Web, \
+             and as server-sent events at POST /v1/{rpc}"
+        ),
     }
 }
 
@@ -246,6 +263,9 @@ impl Api {
             let request = self.decode_async(encoding, body, large, call).await?;
             let answer = self.engine.suggest_move(&request, call).await?;
             return encode_answer(encoding, &answer);
+        }
+        if rpc == "StreamReviewMatch" {
+            return Err(a_stream(&rpc));
         }
         if rpc == "ReviewMatch" {
             let request = self.decode_async(encoding, body, large, call).await?;
@@ -303,21 +323,50 @@ impl Api {
         })
     }
 
-    /// `TableService.Watch` on `body` written in `encoding`: the stream of
-    /// updates, for the caller's transport to carry.
+    /// The streaming RPC named `rpc` ([`STREAM_RPC_NAMES`]) on `body`
+    /// written in `encoding`: its stream, for the caller's transport to
+    /// carry.
     ///
     /// # Errors
-    /// A malformed body, a server without tables, or the watch's refusal.
-    pub async fn watch(
-        &self,
+    /// A malformed body, an RPC that is no stream, or the RPC's refusal
+    /// (`Watch`: a server without tables, the watch's own;
+    /// `StreamReviewMatch`: the record's, the work pool's).
+    pub async fn open_stream(
+        self: &Arc<Self>,
+        rpc: &str,
         encoding: Encoding,
         body: Bytes,
         call: Call,
-    ) -> Result<super::streams::Watch, ApiError> {
-        let tables = self.tables()?;
+    ) -> Result<Opened, ApiError> {
         let large = body.len() > INLINE_BODY_BYTES;
-        let request = self.decode_async(encoding, body, large, call).await?;
-        Ok(Box::pin(tables.watch(&request, call.peer).await?))
+        match rpc {
+            "Watch" => {
+                let tables = self.tables()?;
+                let request = self.decode_async(encoding, body, large, call).await?;
+                let watch: super::streams::Watch =
+                    Box::pin(tables.watch(&request, call.peer).await?);
+                Ok(Opened::Watch(super::streams::watch_messages(watch)))
+            }
+            "StreamReviewMatch" => {
+                let request: proto::StreamReviewMatchRequest =
+                    self.decode_async(encoding, body, large, call).await?;
+                let review = self.engine.review_for_stream(&request.into(), call)?;
+                let (steps, job, refuse) = review.start();
+                let api = Arc::clone(self);
+                tokio::spawn(async move {
+                    let ran = api
+                        .engine
+                        .pool()
+                        .run(call.connection, call.deadline, job)
+                        .await;
+                    if let Err(error) = ran {
+                        refuse(error);
+                    }
+                });
+                Ok(Opened::Review(steps))
+            }
+            _ => Err(unknown_route(&format!("/v1/{rpc}"))),
+        }
     }
 
     /// Runs the `TableService` RPC named `rpc`.
@@ -351,15 +400,7 @@ impl Api {
                 let request = self.decode_async(encoding, body, large, call).await?;
                 encode_answer(encoding, &tables.record(&request).await?)
             }
-            "Watch" => Err(ApiError {
-                code: Code::Unimplemented,
-                reason: ErrorReason::UnsupportedMediaType,
-                field: String::new(),
-                message: "Watch is a stream: over Connect it takes application/connect+json \
-                          or application/connect+proto; it is served over gRPC and gRPC-Web, \
-                          and as server-sent events at POST /v1/Watch"
-                    .to_owned(),
-            }),
+            "Watch" => Err(a_stream("Watch")),
             _ => Err(unknown_route(&format!("/v1/{rpc}"))),
         }
     }

@@ -16,6 +16,8 @@ use super::engine::{Engine, state_source};
 use super::error::ApiError;
 #[cfg(feature = "server")]
 use super::pool::Call;
+#[cfg(feature = "server")]
+use super::streams::{Messages, Streamed};
 
 /// The time kept before the call's deadline for handing the answer over.
 #[cfg(feature = "server")]
@@ -42,6 +44,17 @@ struct Asked {
     stop_at: Option<Instant>,
 }
 
+impl From<proto::StreamReviewMatchRequest> for proto::ReviewMatchRequest {
+    fn from(request: proto::StreamReviewMatchRequest) -> proto::ReviewMatchRequest {
+        proto::ReviewMatchRequest {
+            record: request.record,
+            seats: request.seats,
+            playouts: request.playouts,
+            seed: request.seed,
+        }
+    }
+}
+
 /// A grade on the wire.
 const fn encode_grade(grade: Option<Grade>) -> proto::MoveGrade {
     match grade {
@@ -55,17 +68,22 @@ const fn encode_grade(grade: Option<Grade>) -> proto::MoveGrade {
 }
 
 impl Asked {
-    /// Reviews the match: each decision of the seats asked, until the
-    /// moves end or the time does.
-    fn review(self) -> proto::ReviewMatchResponse {
+    /// Reviews the match: each decision of the seats asked, handed to
+    /// `each` as soon as it is valued, until the moves end, the time does
+    /// or `gone` says nobody waits any more; the end (each seat's summary,
+    /// and whether every decision was reviewed).
+    fn walk(
+        self,
+        mut each: impl FnMut(proto::ReviewedMove),
+        gone: &dyn Fn() -> bool,
+    ) -> proto::ReviewMatchEnd {
         let mut game = self.first;
         let mut reviewed: Vec<(Seat, Decision)> = Vec::new();
-        let mut moves = Vec::new();
         let mut complete = true;
         for (index, &mv) in self.moves.iter().enumerate() {
             if self.seats.contains(&mv.seat) {
                 let started = Instant::now();
-                if self.stop_at.is_some_and(|stop_at| started >= stop_at) {
+                if self.stop_at.is_some_and(|stop_at| started >= stop_at) || gone() {
                     complete = false;
                     break;
                 }
@@ -74,14 +92,14 @@ impl Asked {
                     (Some(cap), None) => Some(started + cap),
                     (None, stop_at) => stop_at,
                 };
-                let stop = || until.is_some_and(|until| Instant::now() >= until);
+                let stop = || until.is_some_and(|until| Instant::now() >= until) || gone();
                 let budget = Budget {
                     playouts: self.playouts,
                     stop: &stop,
                 };
                 let seed = self.seed.map(|seed| seed ^ index as u64);
                 if let Some(decision) = decision(&game, mv, seed, budget) {
-                    moves.push(encode_decision(index, game.hand_number(), &decision));
+                    each(encode_decision(index, game.hand_number(), &decision));
                     reviewed.push((mv.seat, decision));
                 }
             }
@@ -106,10 +124,17 @@ impl Asked {
                 }
             })
             .collect();
+        proto::ReviewMatchEnd { seats, complete }
+    }
+
+    /// Reviews the match in one answer.
+    fn review(self) -> proto::ReviewMatchResponse {
+        let mut moves = Vec::new();
+        let end = self.walk(|reviewed| moves.push(reviewed), &|| false);
         proto::ReviewMatchResponse {
             moves,
-            seats,
-            complete,
+            seats: end.seats,
+            complete: end.complete,
         }
     }
 }
@@ -241,5 +266,83 @@ impl Engine {
         self.pool()
             .run(call.connection, call.deadline, move || Ok(asked.review()))
             .await
+    }
+
+    /// A streamed review, checked and ready to run: within the server's
+    /// search cap a decision, until the call's deadline (for
+    /// `StreamReviewMatch`, the server's `--max-review-ms` or the
+    /// caller's, if sooner).
+    ///
+    /// # Errors
+    /// As [`Engine::review_match`]'s.
+    #[cfg(feature = "server")]
+    pub fn review_for_stream(
+        &self,
+        request: &proto::ReviewMatchRequest,
+        call: Call,
+    ) -> Result<StreamedReview, ApiError> {
+        self.pool().check_room(call.connection)?;
+        let asked = self.review_asked(request, Some(self.suggest_cap()), Some(call.deadline))?;
+        Ok(StreamedReview(asked))
+    }
+}
+
+/// A review to stream ([`Engine::review_for_stream`]).
+#[cfg(feature = "server")]
+pub struct StreamedReview(Asked);
+
+/// A streamed review's steps, as they are sent.
+#[cfg(feature = "server")]
+type Step = Result<Streamed<proto::StreamReviewMatchResponse>, ApiError>;
+
+#[cfg(feature = "server")]
+impl StreamedReview {
+    /// The review's steps; the job that values them (for the work pool),
+    /// sending each decision as soon as it is valued, then the end; and
+    /// what ends the steps with the pool's refusal if the job never runs.
+    /// The steps are as many as the decisions reviewed and the end, which
+    /// the channel holds all of (the record bounds them): the job never
+    /// waits for a slow reader. It stops when nobody reads any more (the
+    /// call was cancelled), or when the time is up (the end then says
+    /// `complete: false`).
+    pub fn start(
+        self,
+    ) -> (
+        Messages<proto::StreamReviewMatchResponse>,
+        impl FnOnce() -> Result<(), ApiError> + Send + 'static,
+        impl FnOnce(ApiError) + Send + 'static,
+    ) {
+        let asked = self.0;
+        let steps = asked
+            .moves
+            .iter()
+            .filter(|mv| asked.seats.contains(&mv.seat))
+            .count();
+        // Every decision, the end, or a refusal.
+        let (sender, receiver) = tokio::sync::mpsc::channel::<Step>(steps + 1);
+        let failed = sender.clone();
+        let job = move || {
+            let send = |step| {
+                let _ = sender.try_send(Ok(Streamed::Message(proto::StreamReviewMatchResponse {
+                    step: Some(step),
+                })));
+            };
+            let gone = || sender.is_closed();
+            let end = asked.walk(
+                |reviewed| send(proto::stream_review_match_response::Step::Move(reviewed)),
+                &gone,
+            );
+            send(proto::stream_review_match_response::Step::End(end));
+            Ok(())
+        };
+        let refuse = move |error: ApiError| {
+            let _ = failed.try_send(Err(error));
+        };
+        let messages: Messages<proto::StreamReviewMatchResponse> = Box::pin(
+            futures_util::stream::unfold(receiver, |mut receiver| async move {
+                receiver.recv().await.map(|step| (step, receiver))
+            }),
+        );
+        (messages, job, refuse)
     }
 }

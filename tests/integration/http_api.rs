@@ -1048,7 +1048,7 @@ async fn openapi_document_describes_the_served_routes() {
     let document = answer.json();
     assert_eq!(document["openapi"], "3.1.0");
     let paths = document["paths"].as_object().expect("paths");
-    assert_eq!(paths.len(), 8);
+    assert_eq!(paths.len(), 9);
     for (path, item) in paths {
         // Every documented route is served (an empty body is valid for
         // each: it answers or refuses it, never 404).
