@@ -323,11 +323,14 @@ impl Engine {
     ) -> Result<proto::ReplayResponse, ApiError> {
         let source = state_source!(request, replay_request);
         let (mut game, moves) = self.record(source, &request.moves, &request.notation)?;
+        let first = game.clone();
+        let mut hands = Vec::with_capacity(moves.len());
         let as_token = request.as_token || source.is_token();
         let steps = moves
             .iter()
             .enumerate()
             .map(|(i, &mv)| {
+                hands.push(game.hand_number());
                 let report = game.play(mv).map_err(|e| ApiError::from(e).at_move(i))?;
                 Ok(proto::ReplayStep {
                     events: encode_events(&report.events, &game, None),
@@ -344,6 +347,11 @@ impl Engine {
             legal_moves,
             match_digest,
         } = encode_outlook(&game, None);
+        let notation = notation::write_if_dealt(
+            &first,
+            hands.into_iter().zip(moves.iter().copied()),
+            |deal| self.deal(deal).map(|(game, _)| game),
+        );
         Ok(proto::ReplayResponse {
             steps,
             state,
@@ -351,6 +359,7 @@ impl Engine {
             match_digest,
             to_act,
             legal_moves,
+            notation,
         })
     }
 

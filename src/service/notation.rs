@@ -90,24 +90,59 @@ pub fn write(first: &Game, seed: u64, moves: &[Move]) -> Result<String, Notation
         text.push_str(&format!("[Rules {house}]\n"));
     }
     let mut game = first.clone();
+    let numbered = moves.iter().map(|&mv| {
+        let hand = game.hand_number();
+        // (A move that does not play is written as it was: reading it
+        // back refuses it, naming it.)
+        let _ = game.play(mv);
+        (hand, mv)
+    });
+    write_moves(&mut text, numbered);
+    Ok(text)
+}
+
+/// The moves written after the header, each hand's on a line of its own
+/// that starts with its number: each move with the hand it is made in.
+fn write_moves(text: &mut String, moves: impl IntoIterator<Item = (u32, Move)>) {
     let mut hand = 0;
-    for mv in moves {
-        if game.hand_number() != hand {
-            hand = game.hand_number();
+    for (number, mv) in moves {
+        if number != hand {
+            hand = number;
             if hand > 1 {
                 text.push('\n');
             }
             text.push_str(&format!("{hand}:"));
         }
         text.push_str(&format!(" {}", token(mv.action)));
-        // (A move that does not play is written as it was: reading it
-        // back refuses it, naming it.)
-        let _ = game.play(*mv);
     }
     if hand > 0 {
         text.push('\n');
     }
-    Ok(text)
+}
+
+/// The notation of a match whose moves were played and numbered already
+/// (each with the hand it was made in, as a replay knows them), if this
+/// server deals `first` again from its own seed: its header read back
+/// through `deal` (the engine's `NewGame`) gives `first` exactly. Empty
+/// otherwise: a match of no preset, or dealt from a seed this server does
+/// not deal from as given (a server with a state key seals its seeds; a
+/// state made by hand).
+#[must_use]
+pub fn write_if_dealt(
+    first: &Game,
+    moves: impl IntoIterator<Item = (u32, Move)>,
+    deal: impl FnOnce(&proto::NewGameRequest) -> Result<Game, ApiError>,
+) -> String {
+    let Ok(mut text) = write(first, first.seed(), &[]) else {
+        return String::new();
+    };
+    match read(&text, deal) {
+        Ok(notated) if notated.first == *first => {
+            write_moves(&mut text, moves);
+            text
+        }
+        _ => String::new(),
+    }
 }
 
 /// The options of `rules` that differ from `base`'s, as a JSON object;

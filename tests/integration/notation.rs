@@ -160,3 +160,111 @@ async fn replay_takes_the_notation_and_names_the_line_of_a_fault() {
     }
     server.stop().await;
 }
+
+/// `Replay` answers a match's notation when this server deals its first
+/// state again from the state's seed (a match its `NewGame` dealt): the
+/// notation replays to the same digest. A state this server would not
+/// deal so (dealt by a server with a state key, whose seeds are sealed;
+/// or changed by hand) gets none.
+#[tokio::test]
+async fn replay_answers_the_notation_of_a_match_this_server_deals() {
+    use pips::proto;
+    use pips::service::codec::{encode_move, encode_state};
+
+    let server = crate::server::TestServer::start().await;
+    let mut client = server.client().await;
+    let dealt = client
+        .new_game(proto::NewGameRequest {
+            variant: "all_fives".to_owned(),
+            players: 3,
+            seed: Some(8),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner();
+    let state = dealt.state.expect("a state");
+    let first = pips::service::codec::decode_state(Some(&state), "state").expect("a game");
+    let (_, moves, last) = {
+        let mut game = first.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut moves = Vec::new();
+        while game.outcome().is_none() && moves.len() < 300 {
+            let legal = game.legal_moves();
+            let mv = legal[rng.random_range(0..legal.len())];
+            game.play(mv).expect("legal");
+            moves.push(mv);
+        }
+        (first.clone(), moves, game)
+    };
+    let wire: Vec<proto::Move> = moves.iter().map(|&mv| encode_move(mv)).collect();
+    let replay = |state: proto::GameState| proto::ReplayRequest {
+        state_source: Some(proto::replay_request::StateSource::State(state)),
+        moves: wire.clone(),
+        ..Default::default()
+    };
+    let answer = client
+        .replay(replay(state.clone()))
+        .await
+        .expect("replayed")
+        .into_inner();
+    assert_eq!(answer.notation, write(&first, 8, &moves).expect("written"));
+    let again = client
+        .replay(proto::ReplayRequest {
+            notation: answer.notation.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("the notation replays")
+        .into_inner();
+    assert_eq!(again.match_digest, last.digest().0.to_vec());
+    assert_eq!(again.notation, answer.notation);
+    // A state this server would not deal from its seed (its seed changed:
+    // only its first hand plays as it was): none.
+    let mut changed = encode_state(&first);
+    changed.seed = changed.seed.wrapping_add(1);
+    let mut game = first.clone();
+    let first_hand = moves
+        .iter()
+        .take_while(|&&mv| game.hand_number() == 1 && game.play(mv).is_ok())
+        .count();
+    let answer = client
+        .replay(proto::ReplayRequest {
+            moves: wire[..first_hand].to_vec(),
+            ..replay(changed)
+        })
+        .await
+        .expect("replayed")
+        .into_inner();
+    assert_eq!(answer.notation, "");
+    server.stop().await;
+
+    let keyed = crate::server::TestServer::start_with(pips::server::Config {
+        state_keys: Some(
+            pips::service::keys::StateKeys::from_text(&"ab".repeat(32)).expect("a key"),
+        ),
+        ..pips::server::Config::default()
+    })
+    .await;
+    let mut client = keyed.client().await;
+    let dealt = client
+        .new_game(proto::NewGameRequest {
+            variant: "all_fives".to_owned(),
+            players: 3,
+            seed: Some(8),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner();
+    let answer = client
+        .replay(proto::ReplayRequest {
+            state_source: dealt.state.map(proto::replay_request::StateSource::State),
+            ..Default::default()
+        })
+        .await
+        .expect("replayed")
+        .into_inner();
+    assert_eq!(answer.notation, "", "a sealed seed deals no notation");
+    keyed.stop().await;
+}
