@@ -303,6 +303,163 @@ mod tests {
         assert!(found, "a position with very different moves");
     }
 
+    /// `game` with the sides' scores set to `scores` (through its state,
+    /// as a client would hand one over).
+    fn with_scores(game: &Game, scores: &[i32]) -> Game {
+        let mut state = crate::service::codec::encode_state(game);
+        state.scores = scores.to_vec();
+        crate::service::codec::decode_state(Some(&state), "state").expect("a state")
+    }
+
+    /// The share of the deals the seat to act cannot tell from `game`'s
+    /// (sampled from what it knows) in which, after `mv`, the next seat
+    /// holds a tile that wins the match at once.
+    fn gives_the_match_away(game: &Game, mv: Move, samples: u64) -> f64 {
+        let view = game.view(game.to_act()).expect("a seat");
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut given = 0;
+        for _ in 0..samples {
+            let Some(mut world) = view.knowledge().sample(&mut rng) else {
+                return 0.0;
+            };
+            world.play(mv).expect("legal");
+            if world.outcome().is_some() {
+                return 0.0;
+            }
+            let other = world.to_act();
+            let wins = world.legal_moves().into_iter().any(|reply| {
+                let mut after = world.clone();
+                after.play(reply).expect("legal");
+                after.outcome() == Some(crate::rules::Outcome::Winner(world.side_of(other)))
+            });
+            given += u64::from(wins);
+        }
+        given as f64 / samples as f64
+    }
+
+    /// A deliberately bad move: at muggins, with both sides five points
+    /// from the match and no move of the seat's scoring, the move that opens a scoring end the opponent most
+    /// likely holds a tile for (in most deals the seat cannot tell from
+    /// this one, the opponent then wins at once), where another move gives
+    /// nothing away, is graded a mistake or a blunder, and loses more than
+    /// the safe move.
+    #[test]
+    fn giving_away_a_scoring_end_at_the_match_s_end_is_a_mistake_or_a_blunder() {
+        let mut found = 0;
+        for seed in 0..60 {
+            let mut game = dealt("muggins", 2, seed);
+            let target = i32::try_from(game.rules().target).expect("a target");
+            for step in 0..(2 + seed % 6) {
+                if game.outcome().is_some() || game.hand_number() > 1 {
+                    break;
+                }
+                let legal = game.legal_moves();
+                let mv = legal[usize::try_from(step).unwrap_or(0) % legal.len()];
+                game.play(mv).expect("legal");
+            }
+            if game.outcome().is_some() || game.hand_number() > 1 {
+                continue;
+            }
+            // Both sides five points from the match: a scoring end
+            // decides it.
+            let game = with_scores(&game, &[target - 5, target - 5]);
+            let legal = game.legal_moves();
+            let wins_at_once = legal.iter().any(|&mv| {
+                let mut after = game.clone();
+                after.play(mv).expect("legal");
+                after.outcome().is_some()
+            });
+            if wins_at_once {
+                continue;
+            }
+            let shares: Vec<(Move, f64)> = legal
+                .iter()
+                .map(|&mv| (mv, gives_the_match_away(&game, mv, 60)))
+                .collect();
+            let worst = shares.iter().max_by(|a, b| a.1.total_cmp(&b.1));
+            let safe = shares.iter().find(|(_, share)| *share == 0.0);
+            let (Some(&(bad, share)), Some(&(safe, _))) = (worst, safe) else {
+                continue;
+            };
+            if share < 0.6 {
+                continue;
+            }
+            let never = || false;
+            let budget = || Budget {
+                playouts: 1_000,
+                stop: &never,
+            };
+            let bad = decision(&game, bad, Some(3), budget()).expect("valued");
+            let safe = decision(&game, safe, Some(3), budget()).expect("valued");
+            assert!(
+                matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
+                "seed {seed}: gives the match away in {share:.2} of the deals: {bad:?}"
+            );
+            assert!(safe.loss < bad.loss, "seed {seed}: {safe:?} {bad:?}");
+            found += 1;
+            if found == 3 {
+                break;
+            }
+        }
+        assert!(found >= 1, "a position where a move gives the match away");
+    }
+
+    /// A deliberately bad move at a trick game: with both sides a mark
+    /// from the match, where the partner has led the trick and one of the
+    /// seat's moves throws the hand away (the expert's values of its moves
+    /// 15 points apart), that move is graded a
+    /// mistake or a blunder and the best one best.
+    #[test]
+    fn throwing_away_the_partner_s_lead_at_texas42_is_a_mistake_or_a_blunder() {
+        let mut found = false;
+        'search: for seed in 0..40 {
+            // Both sides a mark from the match: this hand decides it.
+            let target = i32::try_from(dealt("texas42", 4, seed).rules().target).expect("a target");
+            let mut game = with_scores(&dealt("texas42", 4, seed), &[target - 1, target - 1]);
+            while game.outcome().is_none() && game.hand_number() == 1 {
+                let seat = game.to_act();
+                let never = || false;
+                let budget = Budget {
+                    playouts: 600,
+                    stop: &never,
+                };
+                let partner_led = game.trick_hand().is_some_and(|hand| {
+                    hand.led().is_some()
+                        && hand.trick_leader().is_some_and(|leader| {
+                            leader != seat && game.side_of(leader) == game.side_of(seat)
+                        })
+                });
+                let view = game.view(seat).expect("a seat");
+                let suggestion = suggest(view, Level::Expert, 1, budget).expect("a move");
+                if partner_led {
+                    let by_value = |a: &&crate::bots::MoveValue, b: &&crate::bots::MoveValue| {
+                        a.value.total_cmp(&b.value)
+                    };
+                    let worst = suggestion.values.iter().min_by(by_value);
+                    let best = suggestion.values.iter().max_by(by_value);
+                    if let (Some(worst), Some(best)) = (worst, best) {
+                        if best.value - worst.value > 0.15 {
+                            let bad = decision(&game, worst.mv, Some(1), budget).expect("valued");
+                            assert!(
+                                matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
+                                "seed {seed}: {bad:?}"
+                            );
+                            let good = decision(&game, best.mv, Some(1), budget).expect("valued");
+                            assert_eq!(good.grade, Some(Grade::Best));
+                            found = true;
+                            break 'search;
+                        }
+                    }
+                }
+                game.play(suggestion.mv).expect("legal");
+            }
+        }
+        assert!(
+            found,
+            "a trick the partner led where a move throws the hand away"
+        );
+    }
+
     /// A review never reads what the seat could not see: the same decision
     /// in another deal the seat cannot tell from this one is valued the
     /// same.
