@@ -651,6 +651,126 @@ async fn replay_record(browser: &Client, server: &TestServer) -> Value {
     replayed.json()
 }
 
+/// At a match's end, *Review* lists every decision the server streams
+/// (each with its grade in words, or forced) and each player's accuracy;
+/// a decision pressed shows that seat's hand before it, the move played
+/// and the expert's best marked; *Back to the end* shows the end again.
+/// The notation the page offers replays to the page's state.
+async fn review_the_match(browser: &Client, server: &TestServer, width: &Width, name: &str) {
+    let moves = browser
+        .execute("return window.pipsPlayground.record.moves.length;", vec![])
+        .await
+        .expect("the record")
+        .as_u64()
+        .expect("a count");
+    assert!(click(browser, "#review").await, "the review button");
+    until(
+        browser,
+        "const r = window.pipsPlayground.review; return Boolean(r && !r.running && r.seats.length);",
+        120,
+        "the review's end",
+    )
+    .await;
+    let review = browser
+        .execute("return window.pipsPlayground.review;", vec![])
+        .await
+        .expect("the review");
+    assert_eq!(review["complete"], true, "{review}");
+    let steps = review["steps"].as_array().expect("steps");
+    assert_eq!(steps.len() as u64, moves, "every decision reviewed");
+    let listed = browser
+        .execute(
+            "return [...document.querySelectorAll('#review-moves li')].map((li) => li.textContent);",
+            vec![],
+        )
+        .await
+        .expect("the list");
+    let listed = listed.as_array().expect("items");
+    assert_eq!(listed.len(), steps.len());
+    for (item, step) in listed.iter().zip(steps) {
+        let item = item.as_str().unwrap_or_default();
+        let said = ["forced", "best", "good", "inaccuracy", "mistake", "blunder"];
+        assert!(
+            said.iter().any(|word| item.contains(word)),
+            "a grade in words: {item}"
+        );
+        assert!(
+            item.contains(step["token"].as_str().unwrap_or("?")),
+            "{item}"
+        );
+    }
+    let accuracy = text(browser, "#review-accuracy").await;
+    assert!(accuracy.contains("accuracy"), "{accuracy}");
+    // A graded tile play of the person's seat, shown on the table.
+    let at = steps
+        .iter()
+        .position(|s| {
+            s["seat"].as_u64().unwrap_or(0) == 0
+                && !s["forced"].as_bool().unwrap_or(false)
+                && s["played"]["play"].is_object()
+        })
+        .expect("a graded play of seat 0");
+    let css = format!("#review-moves li:nth-child({}) button", at + 1);
+    assert!(click(browser, &css).await, "a decision");
+    until(
+        browser,
+        &format!("return window.pipsPlayground.review.shown?.at === {at};"),
+        30,
+        "the decision shown",
+    )
+    .await;
+    assert!(
+        has(browser, "#hand .tile.review-played").await,
+        "the played tile marked"
+    );
+    let label = browser
+        .execute(
+            "return document.querySelector('#hand .tile.review-played').getAttribute('aria-label');",
+            vec![],
+        )
+        .await
+        .expect("a label");
+    assert!(
+        label.as_str().unwrap_or_default().contains("played"),
+        "{label}"
+    );
+    assert_fits(browser, width, "a reviewed move").await;
+    screenshot(browser, name).await;
+    assert!(click(browser, "#review-leave").await, "back to the end");
+    until(
+        browser,
+        "return window.pipsPlayground.review.shown === null && window.pipsPlayground.view.phase === 'PHASE_MATCH_OVER';",
+        30,
+        "the end again",
+    )
+    .await;
+    // The notation the page would download replays to the same match.
+    let record = browser
+        .execute("return window.pipsPlayground.record;", vec![])
+        .await
+        .expect("the record");
+    let replayed = post_json(&format!("{}/v1/Replay", server.url()), record.to_string()).await;
+    let notation = replayed.json()["notation"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(notation.starts_with("[Preset "), "{notation}");
+    let again = post_json(
+        &format!("{}/v1/Replay", server.url()),
+        json!({ "notation": notation }).to_string(),
+    )
+    .await;
+    assert_eq!(again.json()["matchDigest"], replayed.json()["matchDigest"]);
+    assert!(
+        click(browser, "#download-notation").await,
+        "the notation button"
+    );
+    assert!(
+        has(browser, "#error[hidden]").await,
+        "no error downloading the notation"
+    );
+}
+
 /// The page's state at the end of a match and the server's view of it
 /// from seat 0, which must say that the match is over.
 async fn finished_match(browser: &Client, server: &TestServer) -> (Value, Value) {
@@ -876,6 +996,9 @@ async fn play_match(
         assert!(called[0].as_u64().unwrap_or(0) > 0, "a bonus in the match");
     }
     screenshot(browser, &shot("match-end")).await;
+    if quick_start {
+        review_the_match(browser, server, width, &shot("review")).await;
+    }
     println!(
         "{} {}: {hands} hands, {choices} end choices, {:.1} s",
         width.name,
@@ -1266,7 +1389,13 @@ async fn play_hubs_at(width: Width) {
 /// Plays every table at `width`; on the desktop, then stops the server and
 /// checks that the page says so.
 async fn play_at(width: Width) {
-    let server = TestServer::start().await;
+    // (A review's searches run at the lowest priority: on a busy machine
+    // a whole match's may take longer than the default minute.)
+    let server = TestServer::start_with(pips::server::Config {
+        max_review: Duration::from_secs(600),
+        ..pips::server::Config::default()
+    })
+    .await;
     let (port, _chromedriver) = start_chromedriver().await;
     let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{}", width.name));
     let _ = std::fs::remove_dir_all(&profile);

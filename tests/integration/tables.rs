@@ -284,13 +284,26 @@ async fn a_match_played_by_links_replays_to_its_digest_and_offers_a_rematch() {
     let mut engine = server.client().await;
     let replayed = engine.replay(record).await.expect("replayed").into_inner();
     assert_eq!(replayed.match_digest, view(&last).match_digest);
-    // The watch link may have the record too, once the match is over.
-    client
+    // The watch link may have the record too, once the match is over, and
+    // review it.
+    let watched = client
         .record(proto::RecordRequest {
             link: created.watch_link.clone(),
         })
         .await
-        .expect("a record for the watch link");
+        .expect("a record for the watch link")
+        .into_inner();
+    let reviewed = engine
+        .review_match(proto::ReviewMatchRequest {
+            record: watched.record,
+            playouts: Some(10),
+            ..Default::default()
+        })
+        .await
+        .expect("reviewed")
+        .into_inner();
+    assert!(reviewed.complete);
+    assert_eq!(reviewed.moves.len(), moves);
     // A rematch: asked twice at the same number, dealt once, for the same
     // seats and links; the watch link may not ask.
     let watcher = client
