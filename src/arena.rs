@@ -21,8 +21,9 @@
 //! With `review`, every match is reviewed afterwards as `ReviewMatch`
 //! reviews it (`bots::review`): each side's decisions valued by the expert
 //! from the seat's view, and the table adds each side's accuracy (the mean
-//! over matches of its accuracy in a match, with a 95% interval) and the
-//! time a whole match's review took.
+//! over matches of its accuracy in a match, with a 95% interval, and the
+//! mean points a decision gave up against the best move) and the time a
+//! whole match's review took.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -182,6 +183,10 @@ struct Tally {
     /// (percentage points), summed.
     graded: u64,
     loss: f64,
+    /// Its graded decisions whose points were valued, and the points
+    /// they gave up against the best move, summed.
+    pointed: u64,
+    points_lost: f64,
     /// How long each whole match's review took (kept on the first side's
     /// tally only: a review is of the match, not of a side).
     review_times: Vec<Duration>,
@@ -207,6 +212,8 @@ impl Tally {
         self.accuracy_squared += other.accuracy_squared;
         self.graded += other.graded;
         self.loss += other.loss;
+        self.pointed += other.pointed;
+        self.points_lost += other.points_lost;
         self.review_times.extend(other.review_times);
     }
 }
@@ -762,21 +769,22 @@ fn review_table(pairing: &[Player; 2], totals: &[Tally; 2], playouts: u32) -> St
     );
     let _ = writeln!(
         text,
-        "{:<22} {:>22} {:>10} {:>15}",
-        "player", "accuracy (95%)", "decisions", "loss/decision"
+        "{:<22} {:>22} {:>10} {:>15} {:>15}",
+        "player", "accuracy (95%)", "decisions", "loss/decision", "points given"
     );
     for (player, tally) in pairing.iter().zip(totals) {
         let matches = tally.reviewed.max(1) as f64;
         let (mean, half) = mean_interval(tally.accuracy, tally.accuracy_squared, matches);
         let _ = writeln!(
             text,
-            "{:<22} {:>6.1} ({:>5.1}–{:>5.1}) {:>10} {:>14.2}%",
+            "{:<22} {:>6.1} ({:>5.1}–{:>5.1}) {:>10} {:>14.2}% {:>15.3}",
             player.name(),
             mean,
             mean - half,
             mean + half,
             tally.graded,
             tally.loss / (tally.graded.max(1) as f64),
+            tally.points_lost / (tally.pointed.max(1) as f64),
         );
     }
     text
@@ -797,12 +805,19 @@ fn review_match(
     let reviewed = bots::review::review(dealt, moves, &seats, playouts);
     tallies[0].review_times.push(started.elapsed());
     for (side, tally) in tallies.iter_mut().enumerate() {
-        let summary = bots::review::Summary::of(
+        let decisions = || {
             reviewed
                 .iter()
-                .filter(|(_, decision)| sides.get(usize::from(decision.played.seat)) == Some(&side))
-                .map(|(_, decision)| decision),
-        );
+                .filter(move |(_, decision)| {
+                    sides.get(usize::from(decision.played.seat)) == Some(&side)
+                })
+                .map(|(_, decision)| decision)
+        };
+        for given in decisions().filter_map(bots::review::Decision::points_loss) {
+            tally.pointed += 1;
+            tally.points_lost += given;
+        }
+        let summary = bots::review::Summary::of(decisions());
         if summary.graded > 0 {
             tally.reviewed += 1;
             tally.accuracy += summary.accuracy;

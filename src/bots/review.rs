@@ -4,9 +4,18 @@
 //! match, a grade, and per seat an accuracy. Pure: a function of the
 //! record, the seeds and the budget.
 
-use crate::rules::{Game, Move, Seat};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
+use crate::rules::{Game, Move, Seat, Side};
+
+use super::expert::{Settings, deal_weight, playout_values};
 use super::{Budget, Level, default_seed, suggest};
+
+/// Deals sampled to value the points of the move played and of the best
+/// one (the same deals for both): a few hundred playouts besides the
+/// search's thousands.
+pub const POINT_DEALS: u32 = 200;
 
 /// How a move is graded, by the winning chance it lost against the best,
 /// in percentage points (the thresholds are docs/bots.md's).
@@ -73,6 +82,26 @@ pub struct Decision {
     pub loss: f64,
     /// Its grade; `None` for a forced move.
     pub grade: Option<Grade>,
+    /// The points (marks, where the game scores marks) the seat's side
+    /// could expect to gain in the hand after the move played, net of the
+    /// other sides' mean (more is better, also where the lowest score
+    /// wins): over deals sampled from what the seat knew, each played out
+    /// as the expert plays out (`None` for a forced move, or when the
+    /// time ran out first).
+    pub played_points: Option<f64>,
+    /// The same after the best move.
+    pub best_points: Option<f64>,
+}
+
+impl Decision {
+    /// The points given up against the best move (its expected points less
+    /// the played move's): what the loss in winning chance cost in the
+    /// hand's points. It may be below 0 where the best move for the match
+    /// scores less in the hand.
+    #[must_use]
+    pub fn points_loss(&self) -> Option<f64> {
+        Some(self.best_points? - self.played_points?)
+    }
 }
 
 /// Values the decision of the seat to act in `game`, which played `mv`,
@@ -94,6 +123,8 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) ->
             best_value: None,
             loss: 0.0,
             grade: None,
+            played_points: None,
+            best_points: None,
         });
     }
     let view = game.view(mv.seat)?;
@@ -112,6 +143,7 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) ->
         .max_by(|a, b| a.value.total_cmp(&b.value))?;
     let played_value = value_of(mv)?;
     let loss = ((best.value - played_value) * 100.0).max(0.0);
+    let points = expected_points(game, &[mv, best.mv], seed, POINT_DEALS, budget.stop);
     Some(Decision {
         played: mv,
         forced: false,
@@ -120,7 +152,83 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) ->
         best_value: Some(best.value),
         loss,
         grade: Some(Grade::of(loss)),
+        played_points: points.as_ref().and_then(|p| p.first().copied()),
+        best_points: points.as_ref().and_then(|p| p.get(1).copied()),
     })
+}
+
+/// The points (or marks) the seat to act in `game` could expect its side
+/// to gain in the hand after each of `moves`, net of the other sides'
+/// mean (negated where the lowest score wins, so that more is better):
+/// over up to `deals` deals sampled from what the seat knows (the same
+/// deals for every move, weighed as the expert weighs them), each played
+/// out to the hand's end as the expert's playouts play. `None` when no
+/// deal could be sampled before `stop`.
+fn expected_points(
+    game: &Game,
+    moves: &[Move],
+    seed: u64,
+    deals: u32,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<f64>> {
+    let seat = game.to_act();
+    let view = game.view(seat)?;
+    let knowledge = view.knowledge();
+    let side = game.side_of(seat);
+    let hand = game.hand_number();
+    let lowest_wins = game.rules().lowest_score_wins();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x706F_696E_7473);
+    let (mut totals, mut weights) = (vec![0.0; moves.len()], 0.0);
+    let (mut scratch, mut values) = (Vec::new(), Vec::new());
+    for _ in 0..deals {
+        if stop() {
+            break;
+        }
+        let Some(world) = knowledge.sample(&mut rng) else {
+            break;
+        };
+        let weight = deal_weight(&world, seat, Settings::FULL, &mut scratch);
+        weights += weight;
+        // Every move's playout of this deal from the same draws, so that
+        // they differ by the moves alone.
+        let draws: u64 = rng.random();
+        for (total, &mv) in totals.iter_mut().zip(moves) {
+            let mut after = world.clone();
+            after.play_unchecked(mv);
+            playout_values(
+                &mut after,
+                (hand, Settings::FULL.ahead),
+                &mut ChaCha8Rng::seed_from_u64(draws),
+                &mut scratch,
+                &mut values,
+            );
+            *total += weight * net_gain(game.scores(), after.scores(), side, lowest_wins);
+        }
+    }
+    (weights > 0.0).then(|| totals.into_iter().map(|t| t / weights).collect())
+}
+
+/// What `side` gained from `before` to `after`, net of the other sides'
+/// mean gain; negated where the lowest score wins.
+fn net_gain(before: &[i32], after: &[i32], side: Side, lowest_wins: bool) -> f64 {
+    let gains: Vec<f64> = after
+        .iter()
+        .zip(before)
+        .map(|(a, b)| f64::from(a - b))
+        .collect();
+    let own = gains.get(usize::from(side)).copied().unwrap_or(0.0);
+    let others: Vec<f64> = gains
+        .iter()
+        .enumerate()
+        .filter(|&(s, _)| s != usize::from(side))
+        .map(|(_, &g)| g)
+        .collect();
+    let mean = if others.is_empty() {
+        0.0
+    } else {
+        others.iter().sum::<f64>() / others.len() as f64
+    };
+    if lowest_wins { mean - own } else { own - mean }
 }
 
 /// What a seat's graded decisions add up to.
@@ -136,6 +244,9 @@ pub struct Summary {
     pub accuracy: f64,
     /// Decisions of each grade, in [`Grade::ALL`]'s order.
     pub grades: [u32; 5],
+    /// The mean points given up a graded decision whose points were
+    /// valued ([`Decision::points_loss`]); 0 when none was.
+    pub mean_points_loss: f64,
 }
 
 impl Summary {
@@ -144,12 +255,17 @@ impl Summary {
     pub fn of<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Summary {
         let mut summary = Summary::default();
         let (mut loss, mut accurate) = (0.0, 0.0);
+        let (mut points, mut pointed) = (0.0, 0u32);
         for decision in decisions {
             match decision.grade {
                 None => summary.forced += 1,
                 Some(grade) => {
                     summary.graded += 1;
                     loss += decision.loss;
+                    if let Some(given) = decision.points_loss() {
+                        points += given;
+                        pointed += 1;
+                    }
                     accurate += accuracy(decision.loss);
                     if let Some(slot) = Grade::ALL
                         .iter()
@@ -164,6 +280,9 @@ impl Summary {
         if summary.graded > 0 {
             summary.mean_loss = loss / f64::from(summary.graded);
             summary.accuracy = accurate / f64::from(summary.graded);
+        }
+        if pointed > 0 {
+            summary.mean_points_loss = points / f64::from(pointed);
         }
         summary
     }
@@ -250,6 +369,13 @@ mod tests {
                     let (best, played) = (decision.best_value, decision.played_value);
                     assert!(best.zip(played).is_some_and(|(b, p)| b >= p), "{variant}");
                     assert!(decision.loss >= 0.0);
+                    // With no time bound, the points are valued too: the
+                    // best move's the played move's when they are one.
+                    let given = decision.points_loss().expect("points valued");
+                    assert!(given.is_finite(), "{variant}");
+                    if decision.best == decision.played {
+                        assert!(given.abs() < 1e-9, "{variant}: {decision:?}");
+                    }
                 }
             }
             let summary = Summary::of(reviewed.iter().map(|(_, d)| d));
@@ -396,6 +522,12 @@ mod tests {
                 "seed {seed}: gives the match away in {share:.2} of the deals: {bad:?}"
             );
             assert!(safe.loss < bad.loss, "seed {seed}: {safe:?} {bad:?}");
+            // In the hand's points too: giving the opponent the match's
+            // last points costs points.
+            assert!(
+                bad.played_points < safe.played_points,
+                "seed {seed}: {safe:?} {bad:?}"
+            );
             found += 1;
             if found == 3 {
                 break;

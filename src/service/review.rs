@@ -121,6 +121,7 @@ impl Asked {
                     mean_loss: summary.mean_loss,
                     accuracy: summary.accuracy,
                     grades: summary.grades.to_vec(),
+                    mean_points_loss: summary.mean_points_loss,
                 }
             })
             .collect();
@@ -159,6 +160,8 @@ fn encode_decision(index: usize, hand: u32, decision: &Decision) -> proto::Revie
         } else {
             accuracy(decision.loss)
         },
+        played_points: decision.played_points,
+        best_points: decision.best_points,
     }
 }
 

@@ -297,13 +297,17 @@ fn a_reviewed_arena_reports_each_players_accuracy() {
     );
     assert!(review.contains(", 6 matches\n"), "{review}");
     let accuracy = |player: &str| -> f64 {
+        // (Past the review's first line and the columns' names.)
         let line = review
             .lines()
+            .skip(2)
             .find(|l| l.starts_with(player))
             .unwrap_or_else(|| panic!("no line for {player}: {review}"));
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let decisions: u64 = fields[fields.len() - 2].parse().expect("decisions");
+        let decisions: u64 = fields[fields.len() - 3].parse().expect("decisions");
         assert!(decisions > 0, "{line}");
+        let points: f64 = fields[fields.len() - 1].parse().expect("points given");
+        assert!(points.is_finite(), "{line}");
         fields[1].parse().expect("an accuracy")
     };
     let (expert, random) = (accuracy("expert"), accuracy("random"));

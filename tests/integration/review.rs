@@ -211,6 +211,8 @@ fn rounded(mut reviewed: proto::ReviewedMove) -> proto::ReviewedMove {
     reviewed.played_value = reviewed.played_value.map(round);
     reviewed.best_value = reviewed.best_value.map(round);
     reviewed.loss = round(reviewed.loss);
+    reviewed.played_points = reviewed.played_points.map(round);
+    reviewed.best_points = reviewed.best_points.map(round);
     reviewed.accuracy = round(reviewed.accuracy);
     reviewed
 }
@@ -220,6 +222,7 @@ fn rounded_seat(mut seat: proto::SeatReview) -> proto::SeatReview {
     let round = |x: f64| (x * 1e9).round() / 1e9;
     seat.mean_loss = round(seat.mean_loss);
     seat.accuracy = round(seat.accuracy);
+    seat.mean_points_loss = round(seat.mean_points_loss);
     seat
 }
 
