@@ -656,13 +656,15 @@ async fn replay_record(browser: &Client, server: &TestServer) -> Value {
 /// a decision pressed shows that seat's hand before it, the move played
 /// and the expert's best marked; *Back to the end* shows the end again.
 /// The notation the page offers replays to the page's state.
-async fn review_the_match(browser: &Client, server: &TestServer, width: &Width, name: &str) {
-    let moves = browser
-        .execute("return window.pipsPlayground.record.moves.length;", vec![])
-        .await
-        .expect("the record")
-        .as_u64()
-        .expect("a count");
+/// At a table (`local` false) the record is the server's, and has no
+/// notation unless the table was dealt from a seed.
+async fn review_the_match(
+    browser: &Client,
+    server: &TestServer,
+    width: &Width,
+    name: &str,
+    local: bool,
+) {
     assert!(click(browser, "#review").await, "the review button");
     until(
         browser,
@@ -675,6 +677,8 @@ async fn review_the_match(browser: &Client, server: &TestServer, width: &Width, 
         .execute("return window.pipsPlayground.review;", vec![])
         .await
         .expect("the review");
+    let moves = review["record"]["moves"].as_array().map_or(0, Vec::len) as u64;
+    assert!(moves > 0, "the record's moves");
     assert_eq!(review["complete"], true, "{review}");
     let steps = review["steps"].as_array().expect("steps");
     assert_eq!(steps.len() as u64, moves, "every decision reviewed");
@@ -701,15 +705,14 @@ async fn review_the_match(browser: &Client, server: &TestServer, width: &Width, 
     }
     let accuracy = text(browser, "#review-accuracy").await;
     assert!(accuracy.contains("accuracy"), "{accuracy}");
-    // A graded tile play of the person's seat, shown on the table.
+    // A graded tile play, shown on the table.
     let at = steps
         .iter()
         .position(|s| {
-            s["seat"].as_u64().unwrap_or(0) == 0
-                && !s["forced"].as_bool().unwrap_or(false)
-                && s["played"]["play"].is_object()
+            !s["forced"].as_bool().unwrap_or(false)
+                && (s["played"]["play"].is_object() || s["played"]["trick"].is_object())
         })
-        .expect("a graded play of seat 0");
+        .expect("a graded tile play");
     let css = format!("#review-moves li:nth-child({}) button", at + 1);
     assert!(click(browser, &css).await, "a decision");
     until(
@@ -744,6 +747,9 @@ async fn review_the_match(browser: &Client, server: &TestServer, width: &Width, 
         "the end again",
     )
     .await;
+    if !local {
+        return;
+    }
     // The notation the page would download replays to the same match.
     let record = browser
         .execute("return window.pipsPlayground.record;", vec![])
@@ -997,7 +1003,7 @@ async fn play_match(
     }
     screenshot(browser, &shot("match-end")).await;
     if quick_start {
-        review_the_match(browser, server, width, &shot("review")).await;
+        review_the_match(browser, server, width, &shot("review"), true).await;
     }
     println!(
         "{} {}: {hands} hands, {choices} end choices, {:.1} s",
@@ -1648,6 +1654,15 @@ async fn play_with_a_friend(name: &str, query: &str) {
     assert_eq!(phase, "PHASE_MATCH_OVER");
     assert_eq!(shown_scores(&host).await, scores, "the host's scores");
     assert_eq!(shown_scores(&friend).await, scores, "the friend's scores");
+    // The friend reviews the table's match.
+    review_the_match(
+        &friend,
+        &server,
+        &PHONE,
+        &format!("friends-{name}-review-phone"),
+        false,
+    )
+    .await;
     host.close().await.expect("close");
     friend.close().await.expect("close");
     server.stop().await;
