@@ -750,6 +750,22 @@ async fn review_the_match(
     if !local {
         return;
     }
+    // What happened names each move by its token, in the order played.
+    let logged = browser
+        .execute(
+            "return [...document.querySelectorAll('#log li code.token')].map((c) => c.textContent);",
+            vec![],
+        )
+        .await
+        .expect("the log's tokens");
+    let tokens: Vec<&str> = steps.iter().filter_map(|s| s["token"].as_str()).collect();
+    let logged: Vec<&str> = logged
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(logged, tokens, "the log's tokens are the moves'");
     // The notation the page would download replays to the same match.
     let record = browser
         .execute("return window.pipsPlayground.record;", vec![])

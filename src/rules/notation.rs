@@ -8,6 +8,7 @@
 use std::fmt;
 
 use super::end::End;
+use super::events::Event;
 use super::foot::FootPlace;
 use super::moves::Action;
 use super::options::TableKind;
@@ -62,6 +63,25 @@ const fn moves_at(table: TableKind) -> &'static str {
 #[must_use]
 pub fn token(action: Action) -> Token {
     Token(action)
+}
+
+/// The move an event reports, for the events a move makes (a tile placed
+/// or played to the trick, a draw, a pass, a chain ended, a bid, a
+/// contract named, a discard): what its token writes. `None` for the
+/// others, and for a discard whose tile the viewer may not see.
+#[must_use]
+pub fn action_of(event: &Event) -> Option<Action> {
+    Some(match *event {
+        Event::TilePlayed { tile, place, .. } => Action::Play { tile, place },
+        Event::TileDrawn { .. } => Action::Draw,
+        Event::Passed { .. } => Action::Pass,
+        Event::TurnEnded { .. } => Action::EndTurn,
+        Event::BidMade { bid, .. } => Action::Bid(bid),
+        Event::ContractNamed { contract, .. } => Action::Name(contract),
+        Event::Discarded { tile, .. } => Action::Discard(tile?),
+        Event::TrickPlayed { tile, .. } => Action::Trick(tile),
+        _ => return None,
+    })
 }
 
 /// A move written as its token (`Display`).

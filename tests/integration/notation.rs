@@ -268,3 +268,35 @@ async fn replay_answers_the_notation_of_a_match_this_server_deals() {
     assert_eq!(answer.notation, "", "a sealed seed deals no notation");
     keyed.stop().await;
 }
+
+/// Every move's events name it: the first event a move makes carries the
+/// move's own token, over random matches of every preset and seat count.
+#[test]
+fn each_move_s_event_carries_its_token() {
+    use pips::rules::notation::{action_of, token};
+    use pips::service::codec::encode_events;
+
+    for preset in PRESETS {
+        for players in preset.players.clone() {
+            let (first, moves, _) =
+                random_match(preset.id, preset.rules(players, None), players, 5);
+            let mut game = first.clone();
+            for mv in moves.iter().take(400) {
+                let report = game.play(*mv).expect("legal");
+                let made = report.events.iter().find_map(action_of);
+                assert_eq!(made, Some(mv.action), "{} {players}p: {mv:?}", preset.id);
+                let wire = encode_events(&report.events, &game, None);
+                let written = wire
+                    .iter()
+                    .find(|e| !e.token.is_empty())
+                    .map(|e| e.token.clone());
+                assert_eq!(
+                    written,
+                    Some(token(mv.action).to_string()),
+                    "{} {players}p",
+                    preset.id
+                );
+            }
+        }
+    }
+}

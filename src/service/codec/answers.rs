@@ -290,7 +290,12 @@ fn encode_event(event: &Event, geometry: Geometry) -> proto::Event {
             others_points: u32::from(taken.others_points),
         }),
     };
-    proto::Event { kind: Some(kind) }
+    proto::Event {
+        kind: Some(kind),
+        token: crate::rules::notation::action_of(event)
+            .map(|action| crate::rules::notation::token(action).to_string())
+            .unwrap_or_default(),
+    }
 }
 
 /// Moves, ready to be sent back.
