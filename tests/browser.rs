@@ -766,6 +766,31 @@ async fn review_the_match(
         .filter_map(Value::as_str)
         .collect();
     assert_eq!(logged, tokens, "the log's tokens are the moves'");
+    // ... each with its grade beside it, in words.
+    let graded = browser
+        .execute(
+            "return [...document.querySelectorAll('#log li code.token')].map((c) => c.nextElementSibling?.textContent.trim() ?? '');",
+            vec![],
+        )
+        .await
+        .expect("the log's grades");
+    let graded: Vec<&str> = graded
+        .as_array()
+        .expect("grades")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let words = |step: &Value| match step["grade"].as_str() {
+        _ if step["forced"].as_bool() == Some(true) => "forced",
+        Some("MOVE_GRADE_BEST") => "best",
+        Some("MOVE_GRADE_GOOD") => "good",
+        Some("MOVE_GRADE_INACCURACY") => "inaccuracy",
+        Some("MOVE_GRADE_MISTAKE") => "mistake",
+        Some("MOVE_GRADE_BLUNDER") => "blunder",
+        _ => "?",
+    };
+    let expected: Vec<&str> = steps.iter().map(words).collect();
+    assert_eq!(graded, expected, "each move's grade beside it in the log");
     // The notation the page would download replays to the same match.
     let record = browser
         .execute("return window.pipsPlayground.record;", vec![])
