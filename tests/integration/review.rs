@@ -324,11 +324,12 @@ async fn a_streamed_review_sends_each_decision_then_the_end_over_every_protocol(
 
 #[tokio::test]
 async fn a_streamed_review_refuses_a_bad_record_and_stops_at_its_time() {
-    // Each decision's search at most 50 ms, the whole review 300 ms: a
-    // Texas 42 hand of twenty decisions at the largest budget is cut
-    // short, and its end says so.
-    let server = server_with(Duration::from_millis(50), Duration::from_millis(300)).await;
-    let (first, moves) = a_match("texas42", 4, 5, 28);
+    // Each decision's search at most 50 ms, the whole review 2 s: a whole
+    // Texas 42 match, a hundred decisions and more at the largest budget,
+    // is cut short, and its end says so. (The 2 s leave the work pool time
+    // to start the job on a busy machine.)
+    let server = server_with(Duration::from_millis(50), Duration::from_secs(2)).await;
+    let (first, moves) = a_match("texas42", 4, 5, 2_000);
     let text = write(&first, 5, &moves).expect("written");
     let mut client = server.client().await;
     let request = proto::ReviewMatchRequest {
