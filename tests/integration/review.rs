@@ -108,7 +108,7 @@ async fn a_review_values_each_decision_from_its_seat_and_sums_up_each_seat() {
 
 #[tokio::test]
 async fn a_review_reads_the_notation_and_refuses_what_is_no_record() {
-    let server = TestServer::start().await;
+    let server = patient_server(Duration::from_secs(600)).await;
     let (first, moves) = a_match("all_fives", 2, 4, 12);
     let text = write(&first, 4, &moves).expect("written");
     let (status, answer) = review(
