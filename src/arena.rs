@@ -805,25 +805,20 @@ fn review_match(
     let reviewed = bots::review::review(dealt, moves, &seats, playouts);
     tallies[0].review_times.push(started.elapsed());
     for (side, tally) in tallies.iter_mut().enumerate() {
-        let decisions = || {
+        let summary = bots::review::Summary::of(
             reviewed
                 .iter()
-                .filter(move |(_, decision)| {
-                    sides.get(usize::from(decision.played.seat)) == Some(&side)
-                })
-                .map(|(_, decision)| decision)
-        };
-        for given in decisions().filter_map(bots::review::Decision::points_loss) {
-            tally.pointed += 1;
-            tally.points_lost += given;
-        }
-        let summary = bots::review::Summary::of(decisions());
+                .filter(|(_, decision)| sides.get(usize::from(decision.played.seat)) == Some(&side))
+                .map(|(_, decision)| decision),
+        );
         if summary.graded > 0 {
             tally.reviewed += 1;
             tally.accuracy += summary.accuracy;
             tally.accuracy_squared += summary.accuracy * summary.accuracy;
             tally.graded += u64::from(summary.graded);
             tally.loss += summary.mean_loss * f64::from(summary.graded);
+            tally.pointed += u64::from(summary.points_valued);
+            tally.points_lost += summary.mean_points_loss * f64::from(summary.points_valued);
         }
     }
 }

@@ -143,7 +143,10 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) ->
         .max_by(|a, b| a.value.total_cmp(&b.value))?;
     let played_value = value_of(mv)?;
     let loss = ((best.value - played_value) * 100.0).max(0.0);
-    let points = expected_points(game, &[mv, best.mv], seed, POINT_DEALS, budget.stop);
+    // (The best move, when it was played, is valued once.)
+    let valued: &[Move] = if best.mv == mv { &[mv] } else { &[mv, best.mv] };
+    let points = expected_points(game, valued, seed, POINT_DEALS, budget.stop);
+    let played_points = points.as_ref().and_then(|p| p.first().copied());
     Some(Decision {
         played: mv,
         forced: false,
@@ -152,8 +155,8 @@ pub fn decision(game: &Game, mv: Move, seed: Option<u64>, budget: Budget<'_>) ->
         best_value: Some(best.value),
         loss,
         grade: Some(Grade::of(loss)),
-        played_points: points.as_ref().and_then(|p| p.first().copied()),
-        best_points: points.as_ref().and_then(|p| p.get(1).copied()),
+        played_points,
+        best_points: points.as_ref().and_then(|p| p.last().copied()),
     })
 }
 
@@ -244,6 +247,8 @@ pub struct Summary {
     pub accuracy: f64,
     /// Decisions of each grade, in [`Grade::ALL`]'s order.
     pub grades: [u32; 5],
+    /// Graded decisions whose points were valued.
+    pub points_valued: u32,
     /// The mean points given up a graded decision whose points were
     /// valued ([`Decision::points_loss`]); 0 when none was.
     pub mean_points_loss: f64,
@@ -255,7 +260,7 @@ impl Summary {
     pub fn of<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Summary {
         let mut summary = Summary::default();
         let (mut loss, mut accurate) = (0.0, 0.0);
-        let (mut points, mut pointed) = (0.0, 0u32);
+        let mut points = 0.0;
         for decision in decisions {
             match decision.grade {
                 None => summary.forced += 1,
@@ -264,7 +269,7 @@ impl Summary {
                     loss += decision.loss;
                     if let Some(given) = decision.points_loss() {
                         points += given;
-                        pointed += 1;
+                        summary.points_valued += 1;
                     }
                     accurate += accuracy(decision.loss);
                     if let Some(slot) = Grade::ALL
@@ -281,8 +286,8 @@ impl Summary {
             summary.mean_loss = loss / f64::from(summary.graded);
             summary.accuracy = accurate / f64::from(summary.graded);
         }
-        if pointed > 0 {
-            summary.mean_points_loss = points / f64::from(pointed);
+        if summary.points_valued > 0 {
+            summary.mean_points_loss = points / f64::from(summary.points_valued);
         }
         summary
     }
@@ -384,6 +389,37 @@ mod tests {
         }
     }
 
+    /// Where the expert's values of the moves of `game` (its `suggestion`,
+    /// from seed 1 within `budget`) lie more than `apart` apart: checks
+    /// that the worst move is graded a mistake or a blunder and the best
+    /// one best, and says it did.
+    fn worst_and_best_graded(
+        game: &Game,
+        suggestion: &crate::bots::Suggestion,
+        apart: f64,
+        budget: Budget<'_>,
+        what: &str,
+    ) -> bool {
+        let by_value =
+            |a: &&crate::bots::MoveValue, b: &&crate::bots::MoveValue| a.value.total_cmp(&b.value);
+        let worst = suggestion.values.iter().min_by(by_value);
+        let best = suggestion.values.iter().max_by(by_value);
+        let (Some(worst), Some(best)) = (worst, best) else {
+            return false;
+        };
+        if best.value - worst.value <= apart {
+            return false;
+        }
+        let bad = decision(game, worst.mv, Some(1), budget).expect("valued");
+        assert!(
+            matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
+            "{what}: {bad:?}"
+        );
+        let good = decision(game, best.mv, Some(1), budget).expect("valued");
+        assert_eq!(good.grade, Some(Grade::Best), "{what}");
+        true
+    }
+
     /// The worst move of a position where the moves differ much is graded
     /// a mistake or a blunder, and the best one best.
     #[test]
@@ -400,28 +436,9 @@ mod tests {
                     stop: &never,
                 };
                 let suggestion = suggest(view, Level::Expert, 1, budget).expect("a move");
-                let (worst, best) = (
-                    suggestion
-                        .values
-                        .iter()
-                        .min_by(|a, b| a.value.total_cmp(&b.value)),
-                    suggestion
-                        .values
-                        .iter()
-                        .max_by(|a, b| a.value.total_cmp(&b.value)),
-                );
-                if let (Some(worst), Some(best)) = (worst, best) {
-                    if best.value - worst.value > 0.2 {
-                        let bad = decision(&game, worst.mv, Some(1), budget).expect("valued");
-                        assert!(
-                            matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
-                            "{bad:?}"
-                        );
-                        let good = decision(&game, best.mv, Some(1), budget).expect("valued");
-                        assert_eq!(good.grade, Some(Grade::Best));
-                        found = true;
-                        break 'search;
-                    }
+                if worst_and_best_graded(&game, &suggestion, 0.2, budget, &format!("seed {seed}")) {
+                    found = true;
+                    break 'search;
                 }
                 game.play(suggestion.mv).expect("legal");
             }
@@ -563,25 +580,17 @@ mod tests {
                 });
                 let view = game.view(seat).expect("a seat");
                 let suggestion = suggest(view, Level::Expert, 1, budget).expect("a move");
-                if partner_led {
-                    let by_value = |a: &&crate::bots::MoveValue, b: &&crate::bots::MoveValue| {
-                        a.value.total_cmp(&b.value)
-                    };
-                    let worst = suggestion.values.iter().min_by(by_value);
-                    let best = suggestion.values.iter().max_by(by_value);
-                    if let (Some(worst), Some(best)) = (worst, best) {
-                        if best.value - worst.value > 0.15 {
-                            let bad = decision(&game, worst.mv, Some(1), budget).expect("valued");
-                            assert!(
-                                matches!(bad.grade, Some(Grade::Mistake | Grade::Blunder)),
-                                "seed {seed}: {bad:?}"
-                            );
-                            let good = decision(&game, best.mv, Some(1), budget).expect("valued");
-                            assert_eq!(good.grade, Some(Grade::Best));
-                            found = true;
-                            break 'search;
-                        }
-                    }
+                if partner_led
+                    && worst_and_best_graded(
+                        &game,
+                        &suggestion,
+                        0.15,
+                        budget,
+                        &format!("seed {seed}"),
+                    )
+                {
+                    found = true;
+                    break 'search;
                 }
                 game.play(suggestion.mv).expect("legal");
             }

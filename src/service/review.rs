@@ -87,11 +87,13 @@ impl Asked {
                     complete = false;
                     break;
                 }
-                let until = match (self.cap, self.stop_at) {
-                    (Some(cap), Some(stop_at)) => Some((started + cap).min(stop_at)),
-                    (Some(cap), None) => Some(started + cap),
-                    (None, stop_at) => stop_at,
-                };
+                // The sooner of the decision's cap and the review's end.
+                let until = self
+                    .cap
+                    .map(|cap| started + cap)
+                    .into_iter()
+                    .chain(self.stop_at)
+                    .min();
                 let stop = || until.is_some_and(|until| Instant::now() >= until) || gone();
                 let budget = Budget {
                     playouts: self.playouts,

@@ -22,16 +22,42 @@ const MOST_MOVES: usize = 4_000;
 /// state, its moves and its last state.
 fn random_match(variant: &str, rules: Rules, players: u8, seed: u64) -> (Game, Vec<Move>, Game) {
     let (first, _) = Game::new(variant, rules, players, seed).expect("deals");
+    let (moves, last) = random_moves(&first, seed, MOST_MOVES);
+    (first, moves, last)
+}
+
+/// Up to `most` random moves from `first`, chosen from `seed`, and the
+/// game after them.
+fn random_moves(first: &Game, seed: u64, most: usize) -> (Vec<Move>, Game) {
     let mut game = first.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::new();
-    while game.outcome().is_none() && moves.len() < MOST_MOVES {
+    while game.outcome().is_none() && moves.len() < most {
         let legal = game.legal_moves();
         let mv = legal[rng.random_range(0..legal.len())];
         game.play(mv).expect("legal");
         moves.push(mv);
     }
-    (first, moves, game)
+    (moves, game)
+}
+
+/// An all_fives match for three dealt from seed 8 by the server `client`
+/// talks to: its `NewGame` answer.
+async fn deal_all_fives(
+    client: &mut pips::proto::domino_engine_service_client::DominoEngineServiceClient<
+        tonic::transport::Channel,
+    >,
+) -> pips::proto::NewGameResponse {
+    client
+        .new_game(pips::proto::NewGameRequest {
+            variant: "all_fives".to_owned(),
+            players: 3,
+            seed: Some(8),
+            ..Default::default()
+        })
+        .await
+        .expect("dealt")
+        .into_inner()
 }
 
 /// The match written and read back is the same, or why not.
@@ -173,30 +199,10 @@ async fn replay_answers_the_notation_of_a_match_this_server_deals() {
 
     let server = crate::server::TestServer::start().await;
     let mut client = server.client().await;
-    let dealt = client
-        .new_game(proto::NewGameRequest {
-            variant: "all_fives".to_owned(),
-            players: 3,
-            seed: Some(8),
-            ..Default::default()
-        })
-        .await
-        .expect("dealt")
-        .into_inner();
+    let dealt = deal_all_fives(&mut client).await;
     let state = dealt.state.expect("a state");
     let first = pips::service::codec::decode_state(Some(&state), "state").expect("a game");
-    let (_, moves, last) = {
-        let mut game = first.clone();
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
-        let mut moves = Vec::new();
-        while game.outcome().is_none() && moves.len() < 300 {
-            let legal = game.legal_moves();
-            let mv = legal[rng.random_range(0..legal.len())];
-            game.play(mv).expect("legal");
-            moves.push(mv);
-        }
-        (first.clone(), moves, game)
-    };
+    let (moves, last) = random_moves(&first, 8, 300);
     let wire: Vec<proto::Move> = moves.iter().map(|&mv| encode_move(mv)).collect();
     let replay = |state: proto::GameState| proto::ReplayRequest {
         state_source: Some(proto::replay_request::StateSource::State(state)),
@@ -247,16 +253,7 @@ async fn replay_answers_the_notation_of_a_match_this_server_deals() {
     })
     .await;
     let mut client = keyed.client().await;
-    let dealt = client
-        .new_game(proto::NewGameRequest {
-            variant: "all_fives".to_owned(),
-            players: 3,
-            seed: Some(8),
-            ..Default::default()
-        })
-        .await
-        .expect("dealt")
-        .into_inner();
+    let dealt = deal_all_fives(&mut client).await;
     let answer = client
         .replay(proto::ReplayRequest {
             state_source: dealt.state.map(proto::replay_request::StateSource::State),
