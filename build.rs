@@ -1,7 +1,9 @@
 //! Compiles the wire contract in `proto/` with protox (no system `protoc`),
 //! writes the encoded descriptor set for gRPC reflection, and generates the
 //! prost messages, the tonic service code and (pbjson) the proto3 JSON
-//! mapping of every message.
+//! mapping of every message; and lists the playground's files (`web/`) for
+//! the binary to serve, so that a file added there (a language's catalog)
+//! is served with no other change.
 
 use std::{env, fs, path::PathBuf};
 
@@ -59,6 +61,64 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
              pub const WRITTEN_WHEN_SET: &[(&str, &str)] = &{WRITTEN_WHEN_SET:?};\n"
         ),
     )?;
+    web_files(&out_dir)?;
+    Ok(())
+}
+
+/// Writes `web_files.rs`: every file under `web/` as `(path, type, tag,
+/// bytes)`, its path relative to `web/`, its content type from its
+/// extension, and a tag of its content for `ETag`.
+fn web_files(out_dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    println!("cargo:rerun-if-changed=web");
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?).join("web");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        // (A checkout without the page, as the Python package's build has
+        // none: nothing to serve.)
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut code = String::from(
+        "/// Every file of the playground (`web/`): its path there, its content\n\
+         /// type, a tag of its content (`ETag`) and its bytes.\n\
+         pub const WEB_FILES: &[(&str, &str, &str, &[u8])] = &[\n",
+    );
+    for path in files {
+        let name = path
+            .strip_prefix(&root)?
+            .to_string_lossy()
+            .replace('\\', "/");
+        let content_type = match path.extension().and_then(|e| e.to_str()) {
+            Some("html") => "text/html; charset=utf-8",
+            Some("js") => "text/javascript; charset=utf-8",
+            Some("css") => "text/css; charset=utf-8",
+            Some("json") => "application/json",
+            Some("svg") => "image/svg+xml",
+            _ => return Err(format!("web/{name}: no content type for its extension").into()),
+        };
+        let bytes = fs::read(&path)?;
+        // FNV-1a: a tag that changes with the content.
+        let tag = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        code.push_str(&format!(
+            "    ({name:?}, {content_type:?}, \"\\\"{tag:016x}\\\"\", include_bytes!({path:?})),\n",
+            path = path.to_string_lossy()
+        ));
+    }
+    code.push_str("];\n");
+    fs::write(out_dir.join("web_files.rs"), code)?;
     Ok(())
 }
 

@@ -37,6 +37,12 @@
 //! Screenshots of the auction, the contract chooser, a trick, a set hand
 //! and the match's end at both widths.
 //!
+//! In each language the page speaks but English it plays a one-hand
+//! `draw` match, chosen with the switcher and remembered across a reload,
+//! and finds no English word left on the page (outside proper names and
+//! what is marked English) at the start, mid-hand, at the match's end and
+//! in the rules card; screenshots at both widths.
+//!
 //! Ignored by default, as it needs Debian's `chromium` and
 //! `chromium-driver`; `.ci/run` installs them and runs it with
 //! `cargo test --test browser -- --ignored`. Run without them, it fails.
@@ -2744,4 +2750,150 @@ return {
         browser.close().await.expect("close");
     }
     drop(binary);
+}
+
+/// English words left on the page in another language: every word of the
+/// page's visible text (outside what is marked English, `lang="en"`: the
+/// rule book, folded away; and outside the state panel and the moves'
+/// notation tokens) that English's catalog has and the page's language's
+/// catalog does not. Proper names (the games, ¡Capicúa!) are in both.
+const ENGLISH_LEFT: &str = r#"
+const lang = document.documentElement.lang;
+const [en, here] = await Promise.all(['en', lang].map((code) => fetch(`/web/i18n/${code}.json`).then((r) => r.json())));
+const words = (text) => text.toLowerCase().match(/\p{L}[\p{L}'’]*/gu) ?? [];
+const all = (catalog) => new Set(Object.values(catalog).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v))).flatMap(words));
+const theirs = all(here);
+const english = [...all(en)].filter((w) => !theirs.has(w) && w.length > 1);
+const skip = '[lang="en"], #state-panel, code, script, style, [hidden], option';
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+const seen = [];
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const el = node.parentElement;
+  if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+  seen.push(node.textContent);
+}
+for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+  if (el.closest(skip)) continue;
+  for (const name of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(name)) seen.push(el.getAttribute(name));
+}
+// (The switcher names each language in itself: "English" is a proper name.)
+for (const option of document.querySelectorAll('#options option:not(#language option)')) seen.push(option.textContent);
+const set = new Set(english);
+return [...new Set(seen.flatMap(words).filter((w) => set.has(w)))];
+"#;
+
+/// Asserts that the page shows no English outside the proper names.
+async fn assert_no_english(browser: &Client, code: &str, when: &str) {
+    let left = browser
+        .execute(
+            &format!("return (async () => {{ {ENGLISH_LEFT} }})();"),
+            vec![],
+        )
+        .await
+        .expect("read the page's words");
+    assert_eq!(
+        left,
+        json!([]),
+        "{code}, {when}: English words left on the page"
+    );
+}
+
+/// Chooses `code` with the page's language switcher.
+async fn choose_language(browser: &Client, code: &str) {
+    browser
+        .execute(
+            "const s = document.getElementById('language'); s.value = arguments[0]; \
+             s.dispatchEvent(new Event('change'));",
+            vec![json!(code)],
+        )
+        .await
+        .expect("choose the language");
+    until(
+        browser,
+        &format!("return document.documentElement.lang === {code:?};"),
+        10,
+        "the page in the chosen language",
+    )
+    .await;
+}
+
+/// The playground in each language it speaks: chosen with the switcher
+/// and remembered across a reload; a whole `draw` match (one hand) played
+/// against the computer, the page checked for English left at the start,
+/// mid-hand and at the match's end (its banner, the score sheet and the
+/// log), the rules card open; a screenshot at the end at a desktop's and a
+/// phone's width.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver"]
+async fn playground_speaks_each_language() {
+    let server = TestServer::start().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let listed = server::call(
+        http::Method::GET,
+        &format!("{}/web/i18n/languages.json", server.url()),
+    )
+    .await;
+    let languages: Vec<String> = serde_json::from_slice(&listed.body).expect("the languages");
+    assert!(languages.len() >= 2, "{languages:?}");
+    for width in [DESKTOP, PHONE] {
+        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-languages-{}", width.name));
+        let _ = std::fs::remove_dir_all(&profile);
+        let browser = open_browser(port, &profile, &width).await;
+        for code in languages.iter().filter(|code| *code != "en") {
+            let url = match_url(&server, "draw", 2, 11, "");
+            open_page(&browser, &url).await;
+            // (A new match each time: the one kept from the language
+            // before is forgotten; the language chosen is kept.)
+            browser
+                .execute("localStorage.removeItem('pips.playground.v1');", vec![])
+                .await
+                .expect("forget the kept match");
+            open_page(&browser, &url).await;
+            choose_language(&browser, code).await;
+            assert_no_english(&browser, code, "the start screen").await;
+            // Remembered: a reload opens in it.
+            open_page(&browser, &url).await;
+            until(
+                &browser,
+                &format!("return document.documentElement.lang === {code:?};"),
+                10,
+                "remembered",
+            )
+            .await;
+            assert!(click(&browser, "#new-game").await, "new game");
+            let started = Instant::now();
+            let mut moves = 0;
+            loop {
+                let page = probe_playing(&browser, started, code).await;
+                if page["again"] == json!(true) {
+                    break;
+                }
+                if page["busy"] == json!(false) && click_a_move(&browser, &page).await {
+                    moves += 1;
+                    if moves == 3 {
+                        assert_no_english(&browser, code, "mid-hand").await;
+                    }
+                }
+                if page["choosing"] == json!(true) {
+                    click(&browser, "#choose-buttons button").await;
+                }
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+            assert_no_english(&browser, code, "the match's end").await;
+            screenshot(&browser, &format!("language-{code}-{}", width.name)).await;
+            assert!(click(&browser, "#rules-button").await, "the rules");
+            until(
+                &browser,
+                "return document.getElementById('rules-card').open;",
+                10,
+                "the rules card",
+            )
+            .await;
+            assert_no_english(&browser, code, "the rules card").await;
+            assert!(click(&browser, "#rules-close").await, "close the rules");
+        }
+        // Back to English for the next width's profile (each has its own).
+        browser.close().await.expect("close the browser");
+    }
 }

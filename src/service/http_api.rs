@@ -17,7 +17,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
@@ -31,6 +31,7 @@ use super::json::parse_json;
 use super::openapi;
 use super::pool::Call;
 use super::streams::{Opened, STREAM_RPC_NAMES};
+use super::web;
 use crate::proto::{self, ErrorReason};
 use crate::tables::Tables;
 
@@ -70,13 +71,6 @@ pub const RPC_NAMES: [&str; 9] = [
     "ReviewMatch",
     "StreamReviewMatch",
 ];
-
-/// The playground page, served at `/`.
-const PLAYGROUND: &str = include_str!("../../web/playground.html");
-
-/// The playground's icon, served at `/favicon.svg` and at `/favicon.ico`
-/// (where browsers look for one by default).
-const FAVICON: &str = include_str!("../../web/favicon.svg");
 
 /// The rule book, `docs/rules.md`, served at `/rules.md`: a section per
 /// preset (`## <id>`), which the playground shows as each game's rules
@@ -131,23 +125,15 @@ pub fn router(api: Arc<Api>) -> Router {
     Router::new()
         .route("/v1/{rpc}", post(call_rpc))
         .route("/openapi.json", get(serve_openapi))
-        .route("/", get(Html(PLAYGROUND)))
-        .route("/favicon.svg", get(serve_favicon))
-        .route("/favicon.ico", get(serve_favicon))
         .route("/rules.md", get(serve_rule_book))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(api)
+        .merge(web::router())
 }
 
 /// `GET /rules.md`: the rule book, as Markdown.
 async fn serve_rule_book() -> Response {
     static_file("text/markdown; charset=utf-8", "max-age=3600", RULE_BOOK)
-}
-
-/// `GET /favicon.svg` and `GET /favicon.ico`: the icon, an SVG either way
-/// (browsers read the type from the header, not the name).
-async fn serve_favicon() -> Response {
-    static_file("image/svg+xml", "max-age=86400", FAVICON)
 }
 
 /// A file built into the binary, with its type and how long a browser may

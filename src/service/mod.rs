@@ -24,6 +24,7 @@
 //!   fairly among connections.
 //! - [`custody`], [`keys`]: signed states, sealed tokens and their keys.
 //! - [`notation`]: a whole match as text a person reads and writes.
+//! - [`web`]: the playground's files (the page, its code, its languages).
 
 pub mod codec;
 #[cfg(feature = "server")]
@@ -49,6 +50,8 @@ pub mod review;
 pub mod streams;
 #[cfg(feature = "server")]
 pub mod suggest;
+#[cfg(feature = "server")]
+pub mod web;
 
 pub use engine::Engine;
 pub use error::ApiError;

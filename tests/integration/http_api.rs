@@ -1093,14 +1093,61 @@ async fn playground_is_served_and_calls_only_the_public_api() {
             .starts_with("text/html")
     );
     let page = String::from_utf8_lossy(&answer.body).into_owned();
-    assert!(page.contains("<title>pips: dominoes against the computer</title>"));
+    assert!(page.contains("<title>pips</title>"));
+    // Its code and styles, each served with its type and a tag, and not
+    // sent again to a browser that holds it.
+    let mut code = String::new();
+    let linked: Vec<&str> = page
+        .split("src=\"")
+        .skip(1)
+        .chain(page.split("rel=\"stylesheet\" href=\"").skip(1))
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|path| path.starts_with("/web/"))
+        .collect();
+    assert!(linked.len() >= 10, "{linked:?}");
+    for path in linked {
+        let file = call(Method::GET, &format!("{}{path}", server.url())).await;
+        assert_eq!(file.status, StatusCode::OK, "{path}");
+        let kind = file.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap_or_default();
+        let wanted = if path.ends_with(".css") {
+            "text/css"
+        } else {
+            "text/javascript"
+        };
+        assert!(kind.starts_with(wanted), "{path}: {kind}");
+        let tag = file.headers[header::ETAG]
+            .to_str()
+            .expect("a tag")
+            .to_owned();
+        let again = send(
+            http::Request::get(format!("{}{path}", server.url()))
+                .header(header::IF_NONE_MATCH, tag)
+                .body(Full::new(Bytes::new()))
+                .expect("request"),
+        )
+        .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
+        code.push_str(&String::from_utf8_lossy(&file.body));
+    }
     // Its only calls are `fetch` to /v1/<RpcName>, to a table's watch
-    // (server-sent events) and to the rule book, and every RPC it names is
-    // served.
-    assert_eq!(page.matches("fetch(").count(), 3);
-    assert!(page.contains("fetch(`/v1/${rpc}`"));
-    assert!(page.contains("fetch(\"/v1/Watch\""));
-    assert!(page.contains("fetch(\"/rules.md\")"));
+    // (server-sent events), to the rule book and to its language
+    // catalogs, and every RPC it names is served.
+    assert_eq!(code.matches("fetch(").count(), 5);
+    assert!(code.contains("fetch(`/v1/${rpc}`"));
+    assert!(code.contains("fetch(\"/v1/Watch\""));
+    assert!(code.contains("fetch(\"/rules.md\")"));
+    assert!(code.contains("fetch(\"/web/i18n/languages.json\")"));
+    assert!(code.contains("fetch(`/web/i18n/${code}.json`)"));
+    // Every language it lists has its catalog, each naming every game.
+    let listed = call(
+        Method::GET,
+        &format!("{}/web/i18n/languages.json", server.url()),
+    )
+    .await;
+    let languages: Vec<String> = serde_json::from_slice(&listed.body).expect("the languages");
+    assert!(languages.len() >= 5, "{languages:?}");
     for rpc in [
         "ListVariants",
         "NewGame",
@@ -1112,7 +1159,7 @@ async fn playground_is_served_and_calls_only_the_public_api() {
         "Rematch",
         "Record",
     ] {
-        assert!(page.contains(&format!("call(\"{rpc}\"")), "{rpc}");
+        assert!(code.contains(&format!("call(\"{rpc}\"")), "{rpc}");
     }
     // The rule book its rules cards show: a section for every preset.
     let book = call(Method::GET, &format!("{}/rules.md", server.url())).await;
