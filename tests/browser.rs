@@ -130,6 +130,12 @@ async fn start_chromedriver() -> (u16, KillOnDrop) {
 /// to the network (this test needs loopback only) and from needing a
 /// sandbox or GPU, which containers lack.
 async fn open_browser(port: u16, profile: &Path, width: &Width) -> Client {
+    open_browser_in(port, profile, width, "en-US").await
+}
+
+/// A headless Chromium session whose user speaks `language` (the
+/// browser's languages, as a page reads them from `navigator.languages`).
+async fn open_browser_in(port: u16, profile: &Path, width: &Width, language: &str) -> Client {
     let chromium = find_program("CHROMIUM", &["/usr/bin/chromium", "chromium"]);
     let mut options = json!({
         "binary": chromium,
@@ -139,7 +145,9 @@ async fn open_browser(port: u16, profile: &Path, width: &Width) -> Client {
             "--disable-background-networking", "--disable-component-update",
             "--disable-sync", format!("--window-size={},{}", width.width, width.height),
             format!("--user-data-dir={}", profile.display()),
+            format!("--lang={language}"),
         ],
+        "prefs": { "intl.accept_languages": language },
     });
     if width.phone {
         // A phone's viewport: its width in CSS pixels, a dense screen and
@@ -2896,4 +2904,256 @@ async fn playground_speaks_each_language() {
         // Back to English for the next width's profile (each has its own).
         browser.close().await.expect("close the browser");
     }
+}
+
+/// axe-core's script (npm's `axe-core`; `.ci/run` installs it under
+/// `target/ci-tools`, `AXE_CORE` may name another copy).
+fn axe_source() -> String {
+    let path = std::env::var_os("AXE_CORE").map_or_else(
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("target/ci-tools/node_modules/axe-core/axe.min.js")
+        },
+        PathBuf::from,
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "axe-core at {} ({e}): npm install --prefix target/ci-tools axe-core",
+            path.display()
+        )
+    })
+}
+
+/// Runs axe-core on the page as it is and asserts that it finds no
+/// serious or critical violation of WCAG 2.1 A and AA (contrast among
+/// them) or of its best practices.
+async fn assert_accessible(browser: &Client, axe: &str, what: &str) {
+    browser.execute(axe, vec![]).await.expect("inject axe-core");
+    let found = browser
+        .execute(
+            "return axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', \
+             values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }).then((r) => \
+             r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => \
+             ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ')) })));",
+            vec![],
+        )
+        .await
+        .expect("run axe-core");
+    assert_eq!(
+        found,
+        json!([]),
+        "{what}: axe-core finds serious or critical violations"
+    );
+}
+
+/// Starts a new game of the options at `url` and waits for the player's
+/// turn (or a computer seat's, at a trick table's auction).
+async fn start_and_wait(browser: &Client, url: &str) {
+    open_page(browser, url).await;
+    browser
+        .execute("localStorage.removeItem('pips.playground.v1'); document.querySelector('#new-game').click();", vec![])
+        .await
+        .expect("a new game");
+    until(
+        browser,
+        "return !!document.querySelector('#hand button.playable, #other-moves button');",
+        60,
+        "the player's turn",
+    )
+    .await;
+}
+
+/// The playground under axe-core, in English and in another language: the
+/// start screen, a line table, a train table and a trick table on the
+/// player's turn, the invite panel of a table by link, and its watch page;
+/// and a friend's link, opened by a browser in another language, opens in
+/// the friend's language (not its creator's). Screenshots of each.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver"]
+async fn playground_passes_axe_core_in_every_view() {
+    let axe = axe_source();
+    let server = TestServer::start_with(pips::server::Config {
+        tables_db: Some("sqlite::memory:".to_owned()),
+        ..pips::server::Config::default()
+    })
+    .await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    for (width, language) in [(DESKTOP, "en"), (PHONE, "pl")] {
+        let profile =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-axe-{}", width.name));
+        let _ = std::fs::remove_dir_all(&profile);
+        let browser = open_browser(port, &profile, &width).await;
+        let base = server.url();
+        open_page(&browser, &format!("{base}/")).await;
+        choose_language(&browser, language).await;
+        let shot = |view: &str| format!("axe-{view}-{language}-{}", width.name);
+        assert_accessible(&browser, &axe, "the start screen").await;
+        screenshot(&browser, &shot("start")).await;
+        for (view, query) in [
+            ("line", "variant=muggins&players=2"),
+            ("train", "variant=mexican_train&players=4"),
+            ("trick", "variant=texas42&players=4"),
+        ] {
+            start_and_wait(&browser, &format!("{base}/?delay=0&seed=3&{query}")).await;
+            assert_accessible(&browser, &axe, &format!("a {view} table")).await;
+            screenshot(&browser, &shot(view)).await;
+        }
+        let links = create_friends_table(
+            &browser,
+            &format!("{base}/?variant=muggins&players=3&mode=friends&people=1,2"),
+        )
+        .await;
+        assert_accessible(&browser, &axe, "the invite panel").await;
+        screenshot(&browser, &shot("invite")).await;
+        let watch = links.last().expect("a watch link").clone();
+        open_page(&browser, &watch).await;
+        until(
+            &browser,
+            "return !document.getElementById('watching-label').hidden;",
+            20,
+            "the watch page",
+        )
+        .await;
+        assert_accessible(&browser, &axe, "the watch page").await;
+        screenshot(&browser, &shot("watch")).await;
+        // A friend's browser in Spanish opens the link in Spanish.
+        let friend_profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-axe-friend-{}", width.name));
+        let _ = std::fs::remove_dir_all(&friend_profile);
+        let friend = open_browser_in(port, &friend_profile, &width, "es").await;
+        open_page(&friend, &links[0]).await;
+        until(
+            &friend,
+            "return document.documentElement.lang === 'es';",
+            20,
+            "the friend's language",
+        )
+        .await;
+        assert_no_english(&friend, "es", "a friend's seat").await;
+        friend.close().await.expect("close the friend's browser");
+        browser.close().await.expect("close the browser");
+    }
+}
+
+/// Presses `key` on whatever has the focus, as a keyboard does.
+async fn press(browser: &Client, key: fantoccini::key::Key) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let actions = KeyActions::new("keyboard".to_owned())
+        .then(KeyAction::Down { value: key.into() })
+        .then(KeyAction::Up { value: key.into() });
+    browser.perform_actions(actions).await.expect("press a key");
+}
+
+/// Moves the focus with Tab until it is on an element matching `css`
+/// (shown with a visible focus ring), and presses Enter there; false when
+/// a whole round of the page's controls passed without one.
+async fn tab_to_and_press(browser: &Client, css: &str) -> bool {
+    let focused = format!(
+        "const el = document.activeElement; return !!el && el.matches({css:?}) && el.matches(':focus-visible');"
+    );
+    for _ in 0..150 {
+        if browser.execute(&focused, vec![]).await.expect("the focus") == json!(true) {
+            press(browser, fantoccini::key::Key::Enter).await;
+            return true;
+        }
+        press(browser, fantoccini::key::Key::Tab).await;
+    }
+    false
+}
+
+/// Plays at the page by keyboard alone until `done` (a script) is true:
+/// whatever the page offers (the next hand, a choice of end, a lit tile,
+/// a bid, a contract, a draw or a pass) is reached with Tab and pressed
+/// with Enter. Answers how many moves it made.
+async fn play_by_keyboard(browser: &Client, done: &str, what: &str) -> u32 {
+    let started = Instant::now();
+    let mut moves = 0;
+    loop {
+        assert!(started.elapsed() < PATIENCE, "{what}: not over in time");
+        if browser.execute(done, vec![]).await.expect("the page") == json!(true) {
+            return moves;
+        }
+        let page = probe(browser).await;
+        assert!(
+            page["error"].is_null(),
+            "{what}: the page shows an error: {}",
+            page["error"]
+        );
+        let target = if page["nextHand"] == json!(true) {
+            Some("#next-hand")
+        } else if page["choosing"] == json!(true) {
+            Some("#choose-buttons button")
+        } else if page["busy"] == json!(false) && page["playable"].as_u64().unwrap_or(0) > 0 {
+            Some("#hand button.playable")
+        } else if page["busy"] == json!(false) && page["other"].as_u64().unwrap_or(0) > 0 {
+            Some("#other-moves button")
+        } else {
+            None
+        };
+        match target {
+            Some(css) => {
+                if tab_to_and_press(browser, css).await && css != "#next-hand" {
+                    moves += 1;
+                    if moves == 5 {
+                        screenshot(browser, &format!("keyboard-{what}")).await;
+                    }
+                }
+            }
+            None => tokio::time::sleep(Duration::from_millis(30)).await,
+        }
+    }
+}
+
+/// The playground by keyboard alone, as someone who cannot use a pointer
+/// plays it: a new game started from the form with Tab and Enter, a whole
+/// muggins match (tiles, ends, draws, passes, the next hand), and a
+/// Texas 42 hand (bids, the contract, the tricks), every control reached
+/// with Tab and shown with a visible focus ring.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver"]
+async fn playground_plays_by_keyboard_alone() {
+    let server = TestServer::start().await;
+    let (port, _chromedriver) = start_chromedriver().await;
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-keyboard");
+    let _ = std::fs::remove_dir_all(&profile);
+    let browser = open_browser(port, &profile, &DESKTOP).await;
+    for (variant, players, done) in [
+        (
+            "muggins",
+            2,
+            "return !document.getElementById('again').closest('[hidden]') && !document.getElementById('again').hidden;",
+        ),
+        (
+            "texas42",
+            4,
+            "return !!window.pipsPlayground.finished || !!window.pipsPlayground.over;",
+        ),
+    ] {
+        open_page(&browser, &match_url(&server, variant, players, 5, "")).await;
+        browser
+            .execute("localStorage.removeItem('pips.playground.v1');", vec![])
+            .await
+            .expect("forget the kept match");
+        open_page(&browser, &match_url(&server, variant, players, 5, "")).await;
+        assert!(
+            tab_to_and_press(&browser, "#new-game").await,
+            "{variant}: New game by keyboard"
+        );
+        let moves = play_by_keyboard(&browser, done, variant).await;
+        let state = browser
+            .execute(
+                "const g = window.pipsPlayground; return [!!g.over, g.finished?.ended?.hand ?? g.view?.handNumber ?? 0, g.sheet.length];",
+                vec![],
+            )
+            .await
+            .expect("the page's state");
+        eprintln!("{variant}: {moves} moves by keyboard; over, hand, sheet: {state}");
+        assert!(moves >= 5, "{variant}: {moves} moves by keyboard");
+        if variant == "muggins" {
+            assert_eq!(state[0], json!(true), "the whole match by keyboard");
+        }
+        let page = probe(&browser).await;
+        assert!(page["error"].is_null(), "{variant}: {}", page["error"]);
+    }
+    browser.close().await.expect("close the browser");
 }

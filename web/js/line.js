@@ -96,6 +96,19 @@ function layArm(cells, x, y, d, width, taken, { advance, snakes }) {
   return placed;
 }
 
+// The line in words, for a screen reader: its tiles from the left end to
+// the right end, then a spinner's arms, each tile as it lies.
+function lineWords(layout) {
+  if (!layout?.lead) return "";
+  const said = (placed, outward) => (outward ? tileWords(placed.inner ?? 0, placed.outer ?? 0) : tileWords(placed.outer ?? 0, placed.inner ?? 0));
+  const tiles = [...[...(layout.left ?? [])].reverse().map((p) => said(p, false)), tileWords(...pipsOf(layout.lead)),
+    ...(layout.right ?? []).map((p) => said(p, true))];
+  const parts = [tr("line.words", { tiles: tiles.join(", ") })];
+  if ((layout.up ?? []).length) parts.push(tr("line.up", { tiles: layout.up.map((p) => said(p, true)).join(", ") }));
+  if ((layout.down ?? []).length) parts.push(tr("line.down", { tiles: layout.down.map((p) => said(p, true)).join(", ") }));
+  return parts.join(" ");
+}
+
 // Draws `layout`, with `ghosts` ({ move, kind }) as buttons where their
 // tiles would go.
 function drawLayout(layout, ghosts = []) {

@@ -110,6 +110,9 @@ function describe(event) {
 // said again in another language.
 function logEvents(events) {
   showLog(events);
+  // (Said to a screen reader: the moves as they come, not the log again.)
+  const said = events.map((event) => describe(event)[1]).filter((line) => !line.startsWith("{"));
+  if (said.length) $("announce").textContent = said.join(" ");
 }
 // Adds `items` (events; a log kept by an older page holds its lines as
 // `[kind, text, token]`) to the log.
