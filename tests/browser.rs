@@ -2860,6 +2860,40 @@ async fn playground_speaks_each_language() {
             open_page(&browser, &url).await;
             choose_language(&browser, code).await;
             assert_no_english(&browser, code, "the start screen").await;
+            // A refusal is said by its reason in the language; a reason the
+            // catalog has no words for keeps the server's own message.
+            let said = browser
+                .execute(
+                    "return [refusal('Play', 400, { reason: 'ERROR_REASON_NOT_YOUR_TURN', message: 'seat 1 is not to act' }).message, \
+                     refusal('Play', 400, { reason: 'ERROR_REASON_MALFORMED_MOVE', message: 'the move names no tile' }).message];",
+                    vec![],
+                )
+                .await
+                .expect("the refusals");
+            let catalog: Value = serde_json::from_slice(
+                &server::call(
+                    http::Method::GET,
+                    &format!("{}/web/i18n/{code}.json", server.url()),
+                )
+                .await
+                .body,
+            )
+            .expect("the catalog");
+            let words = catalog["reason.ERROR_REASON_NOT_YOUR_TURN"]
+                .as_str()
+                .expect("the reason's words");
+            assert!(
+                said[0]
+                    .as_str()
+                    .is_some_and(|m| m.contains(words) && !m.contains("not to act")),
+                "{code}: {said}"
+            );
+            assert!(
+                said[1]
+                    .as_str()
+                    .is_some_and(|m| m.contains("the move names no tile")),
+                "{code}: {said}"
+            );
             // Remembered: a reload opens in it.
             open_page(&browser, &url).await;
             until(
@@ -2889,6 +2923,28 @@ async fn playground_speaks_each_language() {
                 tokio::time::sleep(Duration::from_millis(30)).await;
             }
             assert_no_english(&browser, code, "the match's end").await;
+            // The match's review, in the language too.
+            assert!(click(&browser, "#review").await, "review the match");
+            until(
+                &browser,
+                "const r = window.pipsPlayground.review; return !!r && !r.running && r.steps.length > 0;",
+                120,
+                "the review",
+            )
+            .await;
+            assert!(
+                click(&browser, "#review-moves button").await,
+                "a reviewed move"
+            );
+            until(
+                &browser,
+                "return !!window.pipsPlayground.review?.shown;",
+                30,
+                "the move shown",
+            )
+            .await;
+            assert_no_english(&browser, code, "the review").await;
+            assert!(click(&browser, "#review-leave").await, "back to the end");
             screenshot(&browser, &format!("language-{code}-{}", width.name)).await;
             assert!(click(&browser, "#rules-button").await, "the rules");
             until(
@@ -2963,9 +3019,10 @@ async fn start_and_wait(browser: &Client, url: &str) {
     .await;
 }
 
-/// The playground under axe-core, in English and in another language: the
-/// start screen, a line table, a train table and a trick table on the
-/// player's turn, the invite panel of a table by link, and its watch page;
+/// The playground under axe-core, in English and in another language (in
+/// which no English may be left): the start screen, a line table, a train
+/// table and a trick table on the player's turn, the invite panel of a
+/// table by link, and its watch page;
 /// and a friend's link, opened by a browser in another language, opens in
 /// the friend's language (not its creator's). Screenshots of each.
 #[tokio::test]
@@ -2978,9 +3035,17 @@ async fn playground_passes_axe_core_in_every_view() {
     })
     .await;
     let (port, _chromedriver) = start_chromedriver().await;
-    for (width, language) in [(DESKTOP, "en"), (PHONE, "pl")] {
-        let profile =
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-axe-{}", width.name));
+    // At a desktop's width in English, at a phone's in every other language.
+    let runs = [
+        (DESKTOP, "en"),
+        (PHONE, "es"),
+        (PHONE, "fi"),
+        (PHONE, "pl"),
+        (PHONE, "sr-Latn"),
+    ];
+    for (width, language) in runs {
+        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-axe-{}-{language}", width.name));
         let _ = std::fs::remove_dir_all(&profile);
         let browser = open_browser(port, &profile, &width).await;
         let base = server.url();
@@ -2988,6 +3053,9 @@ async fn playground_passes_axe_core_in_every_view() {
         choose_language(&browser, language).await;
         let shot = |view: &str| format!("axe-{view}-{language}-{}", width.name);
         assert_accessible(&browser, &axe, "the start screen").await;
+        if language != "en" {
+            assert_no_english(&browser, language, "the start screen").await;
+        }
         screenshot(&browser, &shot("start")).await;
         for (view, query) in [
             ("line", "variant=muggins&players=2"),
@@ -2996,6 +3064,9 @@ async fn playground_passes_axe_core_in_every_view() {
         ] {
             start_and_wait(&browser, &format!("{base}/?delay=0&seed=3&{query}")).await;
             assert_accessible(&browser, &axe, &format!("a {view} table")).await;
+            if language != "en" {
+                assert_no_english(&browser, language, &format!("a {view} table")).await;
+            }
             screenshot(&browser, &shot(view)).await;
         }
         let links = create_friends_table(
@@ -3004,6 +3075,9 @@ async fn playground_passes_axe_core_in_every_view() {
         )
         .await;
         assert_accessible(&browser, &axe, "the invite panel").await;
+        if language != "en" {
+            assert_no_english(&browser, language, "the invite panel").await;
+        }
         screenshot(&browser, &shot("invite")).await;
         let watch = links.last().expect("a watch link").clone();
         open_page(&browser, &watch).await;
@@ -3015,21 +3089,26 @@ async fn playground_passes_axe_core_in_every_view() {
         )
         .await;
         assert_accessible(&browser, &axe, "the watch page").await;
+        if language != "en" {
+            assert_no_english(&browser, language, "the watch page").await;
+        }
         screenshot(&browser, &shot("watch")).await;
-        // A friend's browser in Spanish opens the link in Spanish.
+        // A friend's browser in another language opens the link in the
+        // friend's language, not in its creator's.
+        let theirs = if language == "es" { "fi" } else { "es" };
         let friend_profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("chromium-axe-friend-{}", width.name));
+            .join(format!("chromium-axe-friend-{}-{language}", width.name));
         let _ = std::fs::remove_dir_all(&friend_profile);
-        let friend = open_browser_in(port, &friend_profile, &width, "es").await;
+        let friend = open_browser_in(port, &friend_profile, &width, theirs).await;
         open_page(&friend, &links[0]).await;
         until(
             &friend,
-            "return document.documentElement.lang === 'es';",
+            &format!("return document.documentElement.lang === {theirs:?};"),
             20,
             "the friend's language",
         )
         .await;
-        assert_no_english(&friend, "es", "a friend's seat").await;
+        assert_no_english(&friend, theirs, "a friend's seat").await;
         friend.close().await.expect("close the friend's browser");
         browser.close().await.expect("close the browser");
     }
@@ -3106,9 +3185,10 @@ async fn play_by_keyboard(browser: &Client, done: &str, what: &str) -> u32 {
 
 /// The playground by keyboard alone, as someone who cannot use a pointer
 /// plays it: a new game started from the form with Tab and Enter, a whole
-/// muggins match (tiles, ends, draws, passes, the next hand), and a
-/// Texas 42 hand (bids, the contract, the tricks), every control reached
-/// with Tab and shown with a visible focus ring.
+/// muggins match (tiles, ends, draws, passes, the next hand) in Finnish,
+/// and a Texas 42 hand (bids, the contract, the tricks) in Serbian, every
+/// control reached with Tab and shown with a visible focus ring, and no
+/// English left at the end.
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver"]
 async fn playground_plays_by_keyboard_alone() {
@@ -3117,15 +3197,19 @@ async fn playground_plays_by_keyboard_alone() {
     let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-keyboard");
     let _ = std::fs::remove_dir_all(&profile);
     let browser = open_browser(port, &profile, &DESKTOP).await;
-    for (variant, players, done) in [
+    // (Each in another language, set before the game: the English flows
+    // are the clicking tests'.)
+    for (variant, players, language, done) in [
         (
             "muggins",
             2,
+            "fi",
             "return !document.getElementById('again').closest('[hidden]') && !document.getElementById('again').hidden;",
         ),
         (
             "texas42",
             4,
+            "sr-Latn",
             "return !!window.pipsPlayground.finished || !!window.pipsPlayground.over;",
         ),
     ] {
@@ -3135,6 +3219,7 @@ async fn playground_plays_by_keyboard_alone() {
             .await
             .expect("forget the kept match");
         open_page(&browser, &match_url(&server, variant, players, 5, "")).await;
+        choose_language(&browser, language).await;
         assert!(
             tab_to_and_press(&browser, "#new-game").await,
             "{variant}: New game by keyboard"
@@ -3154,6 +3239,7 @@ async fn playground_plays_by_keyboard_alone() {
         }
         let page = probe(&browser).await;
         assert!(page["error"].is_null(), "{variant}: {}", page["error"]);
+        assert_no_english(&browser, language, &format!("{variant}'s end")).await;
     }
     browser.close().await.expect("close the browser");
 }

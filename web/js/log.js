@@ -14,10 +14,12 @@ const LOST_WHY = {
   SCORE_REASON_CLOSED: "log.lost.closed", SCORE_REASON_OWN_PIPS: "log.lost.own_pips",
   SCORE_REASON_HAND_POINTS: "log.lost.hand", SCORE_REASON_TRICKS: "log.lost.hand",
 };
-function describe(event) {
+// Tiles are written as digits (`6-4`), or in words when `said` is
+// `tileSaid` (what a screen reader is told).
+function describe(event, said = tileText) {
   if (event.tilePlayed) {
     const e = event.tilePlayed;
-    const vars = { who: who(e.seat ?? 0), tile: tileText(e.tile) };
+    const vars = { who: who(e.seat ?? 0), tile: said(e.tile) };
     if (e.train) return ["played", tr("log.played.train", { ...vars, train: trainName(e.train) })];
     if (e.startedArm !== undefined) return ["played", tr("log.played.started_arm", { ...vars, arm: e.startedArm + 1 })];
     if (e.arm) return ["played", e.arm.newArm ? tr("log.played.new_arm", vars) : tr("log.played.arm", { ...vars, arm: (e.arm.arm ?? 0) + 1 })];
@@ -27,7 +29,7 @@ function describe(event) {
   if (event.tileDrawn) {
     const e = event.tileDrawn;
     // (Passing the device, nobody's draws are shown: everyone sees the log.)
-    return ["drawn", (e.seat ?? 0) === 0 && e.tile && !together() ? tr("log.drew.you", { tile: tileText(e.tile) }) : tr("log.drew", { who: who(e.seat ?? 0) })];
+    return ["drawn", (e.seat ?? 0) === 0 && e.tile && !together() ? tr("log.drew.you", { tile: said(e.tile) }) : tr("log.drew", { who: who(e.seat ?? 0) })];
   }
   if (event.passed) return ["passed", tr("log.passed", { who: who(event.passed.seat ?? 0) })];
   if (event.bidMade) return ["bid", tr("log.bid", { who: who(event.bidMade.seat ?? 0), bid: bidText(event.bidMade.bid) })];
@@ -40,13 +42,13 @@ function describe(event) {
   if (event.contractNamed) return ["contract", tr("log.contract", { who: who(event.contractNamed.seat ?? 0), contract: contractText(event.contractNamed.contract) })];
   if (event.widowTaken) {
     const e = event.widowTaken;
-    return ["widow", e.tile && !together() ? tr("log.widow.tile", { who: who(e.seat ?? 0), tile: tileText(e.tile) }) : tr("log.widow", { who: who(e.seat ?? 0) })];
+    return ["widow", e.tile && !together() ? tr("log.widow.tile", { who: who(e.seat ?? 0), tile: said(e.tile) }) : tr("log.widow", { who: who(e.seat ?? 0) })];
   }
   if (event.discarded) {
     const e = event.discarded;
-    return ["discard", e.tile && !together() ? tr("log.discard.tile", { who: who(e.seat ?? 0), tile: tileText(e.tile) }) : tr("log.discard", { who: who(e.seat ?? 0) })];
+    return ["discard", e.tile && !together() ? tr("log.discard.tile", { who: who(e.seat ?? 0), tile: said(e.tile) }) : tr("log.discard", { who: who(e.seat ?? 0) })];
   }
-  if (event.trickPlayed) return ["trick", tr("log.trick", { who: who(event.trickPlayed.seat ?? 0), tile: tileText(event.trickPlayed.tile) })];
+  if (event.trickPlayed) return ["trick", tr("log.trick", { who: who(event.trickPlayed.seat ?? 0), tile: said(event.trickPlayed.tile) })];
   if (event.trickWon) {
     const e = event.trickWon;
     return ["trick-won", tr("log.trick_won", { who: who(e.seat ?? 0), points: tr("count.points", { count: e.points ?? 0 }) })];
@@ -56,7 +58,7 @@ function describe(event) {
   if (event.markerLowered) return ["marker", capital(owned(event.markerLowered.seat ?? 0, "log.marker_down.yours", "log.marker_down"))];
   if (event.doubleSatisfied) {
     const e = event.doubleSatisfied;
-    return ["satisfied", tr("log.satisfied", { who: who(e.seat ?? 0), tile: tileText(e.double), train: trainName(e.train) })];
+    return ["satisfied", tr("log.satisfied", { who: who(e.seat ?? 0), tile: said(e.double), train: trainName(e.train) })];
   }
   if (event.turnEnded) return ["turn-ended", tr("log.turn_ended", { who: who(event.turnEnded.seat ?? 0) })];
   if (event.footCompleted) {
@@ -93,7 +95,7 @@ function describe(event) {
     const leader = e.leader ?? 0;
     const you = isYou(leader);
     const leads = e.requiredLead
-      ? tr(you ? "log.leads.you.with" : "log.leads.with", { who: who(leader), tile: tileText(e.requiredLead) })
+      ? tr(you ? "log.leads.you.with" : "log.leads.with", { who: who(leader), tile: said(e.requiredLead) })
       : bids ? tr(you ? "log.bids_first.you" : "log.bids_first", { who: who(leader) })
       : tr(you ? "log.leads.you" : "log.leads", { who: who(leader) });
     return ["dealt", tr(roundKey("log.hand_dealt", "log.round_dealt"), { n: e.hand, leads })];
@@ -111,8 +113,8 @@ function describe(event) {
 function logEvents(events) {
   showLog(events);
   // (Said to a screen reader: the moves as they come, not the log again.)
-  const said = events.map((event) => describe(event)[1]).filter((line) => !line.startsWith("{"));
-  if (said.length) $("announce").textContent = said.join(" ");
+  const spoken = events.map((event) => describe(event, tileSaid)[1]).filter((line) => !line.startsWith("{"));
+  if (spoken.length) $("announce").textContent = spoken.join(" ");
 }
 // Adds `items` (events; a log kept by an older page holds its lines as
 // `[kind, text, token]`) to the log.

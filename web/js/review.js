@@ -101,6 +101,24 @@ function gradeBadge(grade) {
   return badge;
 }
 
+// A `tag` element saying `text`, the decision's notation tokens in it (the
+// move played, the expert's best) set as code: they are the notation's,
+// the same in every language.
+function withTokens(tag, text, step) {
+  const el = document.createElement(tag);
+  const tokens = [step.token, step.bestToken].filter(Boolean);
+  if (!tokens.length) {
+    el.textContent = text;
+    return el;
+  }
+  const escaped = tokens.map((token) => token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  for (const part of text.split(new RegExp(`(${escaped.join("|")})`))) {
+    if (tokens.includes(part)) el.append(element("code", "token", part));
+    else if (part) el.append(part);
+  }
+  return el;
+}
+
 // One decision in words: who, the move's token, its grade and loss, the
 // best move when another.
 function decisionText(step) {
@@ -148,9 +166,7 @@ function renderReview() {
       const button = document.createElement("button");
       button.type = "button";
       const [what, grade, more] = decisionText(step);
-      const label = document.createElement("span");
-      label.textContent = `${what} `;
-      button.append(label, gradeBadge(grade), more);
+      button.append(withTokens("span", `${what} `, step), gradeBadge(grade), withTokens("span", more, step));
       button.addEventListener("click", () => showReviewAt(i));
       li.append(button);
       list.append(li);
@@ -161,10 +177,14 @@ function renderReview() {
   $("review-prev").disabled = !r.steps.length || at === 0;
   $("review-next").disabled = !r.steps.length || (at !== null && at >= r.steps.length - 1);
   $("review-leave").disabled = at === null;
-  $("review-at").textContent = at === null ? "" : (() => {
-    const [what, grade, more] = decisionText(r.shown.step);
-    return tr(roundKey("review.at.hand", "review.at.round"), { n: (r.shown.step.index ?? 0) + 1, hand: r.shown.step.hand ?? 1, what, grade: tr(grade[1] || "grade.forced"), more });
-  })();
+  if (at === null) {
+    $("review-at").replaceChildren();
+  } else {
+    const { step } = r.shown;
+    const [what, grade, more] = decisionText(step);
+    const said = tr(roundKey("review.at.hand", "review.at.round"), { n: (step.index ?? 0) + 1, hand: step.hand ?? 1, what, grade: tr(grade[1] || "grade.forced"), more });
+    $("review-at").replaceChildren(...withTokens("span", said, step).childNodes);
+  }
 }
 
 // The reviewed seat's hand at the decision shown: the tile played and the
