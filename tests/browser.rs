@@ -2806,6 +2806,14 @@ async fn assert_no_english(browser: &Client, code: &str, when: &str) {
     );
 }
 
+/// Presses `css`, waits until `ready` (a script) is true, and asserts that
+/// the page, in `code`, shows no English: [`assert_no_english`].
+async fn press_and_check(browser: &Client, code: &str, css: &str, ready: &str, what: &str) {
+    assert!(click(browser, css).await, "{code}: {what}");
+    until(browser, ready, 30, what).await;
+    assert_no_english(browser, code, what).await;
+}
+
 /// Chooses `code` with the page's language switcher.
 async fn choose_language(browser: &Client, code: &str) {
     browser
@@ -2932,29 +2940,24 @@ async fn playground_speaks_each_language() {
                 "the review",
             )
             .await;
-            assert!(
-                click(&browser, "#review-moves button").await,
-                "a reviewed move"
-            );
-            until(
+            press_and_check(
                 &browser,
+                code,
+                "#review-moves button",
                 "return !!window.pipsPlayground.review?.shown;",
-                30,
-                "the move shown",
+                "a reviewed move",
             )
             .await;
-            assert_no_english(&browser, code, "the review").await;
             assert!(click(&browser, "#review-leave").await, "back to the end");
             screenshot(&browser, &format!("language-{code}-{}", width.name)).await;
-            assert!(click(&browser, "#rules-button").await, "the rules");
-            until(
+            press_and_check(
                 &browser,
+                code,
+                "#rules-button",
                 "return document.getElementById('rules-card').open;",
-                10,
                 "the rules card",
             )
             .await;
-            assert_no_english(&browser, code, "the rules card").await;
             assert!(click(&browser, "#rules-close").await, "close the rules");
         }
         // Back to English for the next width's profile (each has its own).
