@@ -60,7 +60,8 @@ pub enum Player {
 
 impl Player {
     /// A player from its name: `random`, `greedy`, `expert`,
-    /// `expert-flat`, `expert-playouts` or `grpc://HOST:PORT`; a search
+    /// `expert-flat`, `expert-playouts`, `expert-solved`, `expert-unsolved` or
+    /// `grpc://HOST:PORT`; a search
     /// level may name its playouts a decision after an `@`
     /// (`expert@10000`).
     ///
@@ -94,7 +95,7 @@ impl Player {
                 Ok(Player::External(format!("http://{address}")))
             }
             _ => Err(format!(
-                "{name:?} is not a player: random, greedy, expert, expert-flat, expert-playouts or grpc://HOST:PORT"
+                "{name:?} is not a player: random, greedy, expert, expert-flat, expert-playouts, expert-solved, expert-unsolved or grpc://HOST:PORT"
             )),
         }
     }

@@ -240,8 +240,10 @@ struct ArenaArgs {
     partnerships: Option<bool>,
     /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert`,
     /// `expert-flat` (expert without its tree search), `expert-playouts`
-    /// (expert-flat with playouts alone: no merged moves, no weighed deals;
-    /// both to measure expert's refinements by) or `grpc://HOST:PORT`; a
+    /// (expert-flat with playouts alone: no merged moves, no weighed deals),
+    /// `expert-solved` and `expert-unsolved` (expert with exact trick
+    /// endings at every trick game, and at none; expert has them at Moon),
+    /// all to measure expert's refinements by, or `grpc://HOST:PORT`; a
     /// searching level may take its own playouts a decision after an `@`
     /// (`expert@10000:expert-playouts@5000`), else --playouts; repeat for
     /// several (default expert:greedy). The first takes one seat (with

@@ -472,7 +472,9 @@ impl PyGame {
     /// The move a built-in bot suggests for the seat to act: `level` is
     /// `"random"`, `"greedy"` or `"expert"` (`"expert-flat"`: expert
     /// without its tree search; `"expert-playouts"`: without any of its
-    /// refinements); `playouts` is expert's budget (default:
+    /// refinements; `"expert-solved"` and `"expert-unsolved"`: with exact
+    /// trick endings at every trick game, and at none); `playouts` is
+    /// expert's budget (default:
     /// the service's); `seed` makes it reproducible (default: from the
     /// match digest and the seat, as the service's `SuggestMove`). The bot
     /// sees only that seat's view. The GIL is released while it searches.

@@ -7,6 +7,8 @@
 //! - [`expert`]: determinized Monte Carlo search over deals sampled from
 //!   the seat's [`Knowledge`](crate::rules::Knowledge), with `greedy`
 //!   playouts, aiming at winning the match.
+//! - [`tricks_solver`]: the end of a trick hand solved exactly in a
+//!   sampled deal (double dummy), for the expert's playouts.
 //! - [`review`]: a match reviewed move by move with the expert's values:
 //!   each decision's loss against the best, its grade, each seat's
 //!   accuracy.
@@ -21,6 +23,7 @@ pub mod greedy_tricks;
 pub mod random;
 pub mod review;
 pub mod tree;
+pub mod tricks_solver;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -49,16 +52,27 @@ pub enum Level {
     /// `expert` played before those, kept so that the arena can measure
     /// them (`expert-playouts`). Not offered by `SuggestMove`.
     ExpertPlayouts,
+    /// `Expert` whose playouts play a trick hand's last tricks exactly
+    /// (double dummy in each sampled deal) at every trick game, where
+    /// `expert` does at Moon alone (`expert-solved`). Not offered by
+    /// `SuggestMove`.
+    ExpertSolved,
+    /// `Expert` whose playouts play every hand to its end with `greedy`,
+    /// as it played before the exact trick endings (`expert-unsolved`).
+    /// Not offered by `SuggestMove`.
+    ExpertUnsolved,
 }
 
 impl Level {
     /// Every level, by the name the arena and the Python package know it by.
-    pub const NAMES: [(&'static str, Level); 5] = [
+    pub const NAMES: [(&'static str, Level); 7] = [
         ("random", Level::Random),
         ("greedy", Level::Greedy),
         ("expert", Level::Expert),
         ("expert-flat", Level::ExpertFlat),
         ("expert-playouts", Level::ExpertPlayouts),
+        ("expert-solved", Level::ExpertSolved),
+        ("expert-unsolved", Level::ExpertUnsolved),
     ];
 
     /// The level called `name`, if one is.
@@ -75,7 +89,11 @@ impl Level {
     pub fn searches(self) -> bool {
         matches!(
             self,
-            Level::Expert | Level::ExpertFlat | Level::ExpertPlayouts
+            Level::Expert
+                | Level::ExpertFlat
+                | Level::ExpertPlayouts
+                | Level::ExpertSolved
+                | Level::ExpertUnsolved
         )
     }
 
@@ -186,6 +204,8 @@ pub fn suggest(view: View<'_>, level: Level, seed: u64, budget: Budget<'_>) -> O
         Level::ExpertPlayouts => {
             expert::search(view, &mut rng, budget, expert::Settings::PLAYOUTS_ONLY)
         }
+        Level::ExpertSolved => expert::search(view, &mut rng, budget, expert::Settings::SOLVED),
+        Level::ExpertUnsolved => expert::search(view, &mut rng, budget, expert::Settings::UNSOLVED),
     }
 }
 

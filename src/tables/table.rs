@@ -164,7 +164,11 @@ fn seat_plan(row: &SeatRow) -> proto::SeatPlan {
     let who = if row.kind == COMPUTER {
         let level = match level_of(row.level.as_deref()) {
             Level::Random => proto::BotLevel::Random,
-            Level::Expert | Level::ExpertFlat | Level::ExpertPlayouts => proto::BotLevel::Expert,
+            Level::Expert
+            | Level::ExpertFlat
+            | Level::ExpertPlayouts
+            | Level::ExpertSolved
+            | Level::ExpertUnsolved => proto::BotLevel::Expert,
             Level::Greedy => proto::BotLevel::Greedy,
         };
         Who::Computer(proto::ComputerSeat {
