@@ -9,9 +9,10 @@
 //! moves wins, the others when every move of the bidders loses. A node
 //! ends when the hand is decided ([`verdict`]: Texas 42's play stops
 //! there, and Moon's extra tricks change no verdict), so that a bid made
-//! or set early is not searched on. Positions are kept in a transposition
-//! table: the same tiles left, the same trick on the table and the same
-//! tricks and points taken are one position however they were reached. The objective is made or set alone: in the points game, where
+//! or set early is not searched on. Positions between tricks are kept in
+//! a transposition table: the same tiles left, the same leader and the
+//! same tricks and points taken are one position however they were
+//! reached. The objective is made or set alone: in the points game, where
 //! every hand is played out, how many points a side takes beyond the
 //! verdict is left to the playouts' estimate.
 //!
@@ -115,7 +116,9 @@ impl Position {
 /// so positions of different deals never meet).
 #[derive(Default, Debug)]
 pub struct TrickSolver {
-    /// Whether the bidders make it from each position searched.
+    /// Whether the bidders make it from each position between tricks (kept
+    /// there alone: keeping every position searched made a search of four
+    /// tricks twice as slow).
     table: HashMap<Position, bool, BuildHasherDefault<PositionHasher>>,
     /// Positions searched since the table was last cleared.
     nodes: u64,
@@ -176,8 +179,11 @@ impl TrickSolver {
             // nothing left to decide is the bidders' loss.)
             return false;
         }
-        if let Some(&known) = self.table.get(&position) {
-            return known;
+        let between = position.len == 0;
+        if between {
+            if let Some(&known) = self.table.get(&position) {
+                return known;
+            }
         }
         self.nodes += 1;
         let seat = to_act(setting, &position);
@@ -193,7 +199,9 @@ impl TrickSolver {
                 break;
             }
         }
-        self.table.insert(position, made);
+        if between {
+            self.table.insert(position, made);
+        }
         made
     }
 }
