@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the rules engine, of both state codecs (readable
-//! and packed) and of the `Play` handler.
+//! and packed), of the `Play` handler and of the trick games' exact
+//! endings (the double-dummy solver).
 //!
 //! `cargo bench --bench engine`; the README quotes the medians.
 
@@ -138,5 +139,52 @@ fn service(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, engine, codec, service);
+/// A Texas 42 hand with `left` tricks to play: the auction and the
+/// contract by greedy, the tiles at random (the first seed that gets
+/// there).
+fn trick_ending(left: u8) -> pips::rules::tricks::hand::TrickHand {
+    use pips::bots::tricks_solver::tricks_left;
+    use pips::rules::tricks::hand::Stage;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for seed in 0.. {
+        let rules = preset("texas42").expect("preset").rules(4, None);
+        let (mut game, _) = Game::new("texas42", rules, 4, seed).expect("valid");
+        while game.outcome().is_none() {
+            let Some(hand) = game.trick_hand() else { break };
+            if hand.stage() == Stage::Playing && tricks_left(hand) == left {
+                return hand.clone();
+            }
+            if hand.stage() == Stage::Over {
+                break;
+            }
+            let view = game.view(game.to_act()).expect("a seat");
+            let mv = if hand.stage() == Stage::Playing {
+                let legal = game.legal_moves();
+                legal[rng.random_range(0..legal.len())]
+            } else {
+                pips::bots::greedy::choose(view, &view.knowledge()).expect("a move")
+            };
+            game.play_unchecked(mv);
+        }
+    }
+    unreachable!("seeds run out")
+}
+
+fn solver(c: &mut Criterion) {
+    let mut solver = pips::bots::tricks_solver::TrickSolver::new();
+    for left in [4, 7] {
+        let hand = trick_ending(left);
+        c.bench_function(
+            &format!("trick solver, {left} tricks left (texas42)"),
+            |b| {
+                b.iter(|| {
+                    solver.clear();
+                    solver.made(black_box(&hand))
+                })
+            },
+        );
+    }
+}
+
+criterion_group!(benches, engine, codec, service, solver);
 criterion_main!(benches);
