@@ -2960,7 +2960,6 @@ async fn playground_speaks_each_language() {
             .await;
             assert!(click(&browser, "#rules-close").await, "close the rules");
         }
-        // Back to English for the next width's profile (each has its own).
         browser.close().await.expect("close the browser");
     }
 }
@@ -3003,6 +3002,17 @@ async fn assert_accessible(browser: &Client, axe: &str, what: &str) {
         json!([]),
         "{what}: axe-core finds serious or critical violations"
     );
+}
+
+/// A view of the page checked: axe-core finds nothing serious or critical
+/// ([`assert_accessible`]), no English is left in another `language`
+/// ([`assert_no_english`]), and a screenshot named `shot` is taken.
+async fn check_view(browser: &Client, axe: &str, language: &str, what: &str, shot: &str) {
+    assert_accessible(browser, axe, what).await;
+    if language != "en" {
+        assert_no_english(browser, language, what).await;
+    }
+    screenshot(browser, shot).await;
 }
 
 /// Starts a new game of the options at `url` and waits for the player's
@@ -3055,33 +3065,35 @@ async fn playground_passes_axe_core_in_every_view() {
         open_page(&browser, &format!("{base}/")).await;
         choose_language(&browser, language).await;
         let shot = |view: &str| format!("axe-{view}-{language}-{}", width.name);
-        assert_accessible(&browser, &axe, "the start screen").await;
-        if language != "en" {
-            assert_no_english(&browser, language, "the start screen").await;
-        }
-        screenshot(&browser, &shot("start")).await;
+        check_view(&browser, &axe, language, "the start screen", &shot("start")).await;
         for (view, query) in [
             ("line", "variant=muggins&players=2"),
             ("train", "variant=mexican_train&players=4"),
             ("trick", "variant=texas42&players=4"),
         ] {
             start_and_wait(&browser, &format!("{base}/?delay=0&seed=3&{query}")).await;
-            assert_accessible(&browser, &axe, &format!("a {view} table")).await;
-            if language != "en" {
-                assert_no_english(&browser, language, &format!("a {view} table")).await;
-            }
-            screenshot(&browser, &shot(view)).await;
+            check_view(
+                &browser,
+                &axe,
+                language,
+                &format!("a {view} table"),
+                &shot(view),
+            )
+            .await;
         }
         let links = create_friends_table(
             &browser,
             &format!("{base}/?variant=muggins&players=3&mode=friends&people=1,2"),
         )
         .await;
-        assert_accessible(&browser, &axe, "the invite panel").await;
-        if language != "en" {
-            assert_no_english(&browser, language, "the invite panel").await;
-        }
-        screenshot(&browser, &shot("invite")).await;
+        check_view(
+            &browser,
+            &axe,
+            language,
+            "the invite panel",
+            &shot("invite"),
+        )
+        .await;
         let watch = links.last().expect("a watch link").clone();
         open_page(&browser, &watch).await;
         until(
@@ -3091,11 +3103,7 @@ async fn playground_passes_axe_core_in_every_view() {
             "the watch page",
         )
         .await;
-        assert_accessible(&browser, &axe, "the watch page").await;
-        if language != "en" {
-            assert_no_english(&browser, language, "the watch page").await;
-        }
-        screenshot(&browser, &shot("watch")).await;
+        check_view(&browser, &axe, language, "the watch page", &shot("watch")).await;
         // A friend's browser in another language opens the link in the
         // friend's language, not in its creator's.
         let theirs = if language == "es" { "fi" } else { "es" };

@@ -26,7 +26,7 @@ const i18n = {
 // way); the key itself when no catalog has it, so that a missing string
 // shows and never breaks the page.
 function tr(key, vars = {}) {
-  let entry = i18n.catalog[key] ?? i18n.english[key] ?? key;
+  let entry = entryOf(key) ?? key;
   if (typeof entry === "object") {
     const count = Number(vars.count ?? 0);
     entry = entry[new Intl.PluralRules(i18n.lang).select(count)] ?? entry.other ?? "";
@@ -143,6 +143,9 @@ function translateMarkup(root) {
 // The string of `key` when a catalog has it (a key made from the
 // server's data, such as a preset's id, may have none).
 function known(key) {
-  const entry = i18n.catalog[key] ?? i18n.english[key];
+  const entry = entryOf(key);
   return typeof entry === "string" ? entry : undefined;
 }
+
+// `key`'s entry in the page's catalog, else in English's.
+const entryOf = (key) => i18n.catalog[key] ?? i18n.english[key];

@@ -183,7 +183,8 @@ function renderTable(view) {
     if (view.trains || view.foot) drawHub(game.paused && game.finished ? { ...view, ...hubOf(game.finished.ended) } : view, ghosts);
     else drawLayout(layout, ghosts);
   }
-  $("line-words").textContent = view.layout || layout ? lineWords(layout) : "";
+  // (Empty but at a line: only a line has a lead.)
+  $("line-words").textContent = lineWords(layout);
   let text;
   if (atTable() && table.offline) text = tr("status.offline");
   else if (game.over) text = tr("status.over");

@@ -2,8 +2,9 @@
 // The end of a hand and of the match, and the bonuses called out.
 
 // ---- the end of a hand and of the match ----------------------------------
-// A seat's pips in a list of them ("West's 12").
-const pipsText = (seat, pips) => tr("pips.of", { of: whose(seat), who: lowerWho(seat), pips });
+// A seat's pips in a list of them ("West's 12"; `key` "pips.own": "West's
+// own 12").
+const pipsText = (seat, pips, key = "pips.of") => tr(key, { of: whose(seat), who: lowerWho(seat), pips });
 function handSummary(ended, settlement) {
   if (tricksRules(game.view?.rules)) return trickSummary(ended, settlement);
   const reason = ended.reason;
@@ -49,7 +50,7 @@ function handSummary(ended, settlement) {
         const own = pips.map((p, seat) => [p, seat]).filter(([p, seat]) => p > 0 && game.sideOfSeat[seat] === side);
         const less = own.length && !["BLOCKED_OWN_PIPS_IGNORED", "BLOCKED_OWN_PIPS_ADDED"].includes(rules.blockedOwn);
         text = less
-          ? tr("settle.blocked.less", { ...vars, side: sideName(side), own: listing(own.map(([p, seat]) => tr("pips.own", { of: whose(seat), who: lowerWho(seat), pips: p }))) })
+          ? tr("settle.blocked.less", { ...vars, side: sideName(side), own: listing(own.map(([p, seat]) => pipsText(seat, p, "pips.own"))) })
           : tr("settle.blocked", { ...vars, side: sideName(side) });
         break;
       }

@@ -50,30 +50,33 @@ function nameSeats(view) {
   game.sideOfSeat = view.sideOfSeat ?? Array.from({ length: players }, (_, s) => s);
   game.names = seatNames(players, me, game.sideOfSeat, together() || table.watching);
 }
-const who = (seat) => seatName(game.names[seat] ?? `${seat + 1}`);
+// The key of `seat`'s name.
+const nameKey = (seat) => game.names[seat] ?? `${seat + 1}`;
+const who = (seat) => seatName(nameKey(seat));
 // Whether `seat` is the one holding this device, named "You".
-const isYou = (seat) => game.names[seat] === "you";
+const isYou = (seat) => nameKey(seat) === "you";
 // The seats of `side`, in seat order.
 const seatsOf = (side) => game.sideOfSeat.map((s, seat) => [s, seat]).filter(([s]) => s === side).map(([, seat]) => seat);
 // A name inside a sentence: "you", "your partner", "West".
-const lowerName = (key) => (key === "you" || key === "partner" ? seatName(key).charAt(0).toLocaleLowerCase(i18n.lang) + seatName(key).slice(1) : seatName(key));
-const lowerWho = (seat) => lowerName(game.names[seat] ?? `${seat + 1}`);
+function lowerWho(seat) {
+  const key = nameKey(seat), name = seatName(key);
+  return key === "you" || key === "partner" ? name.charAt(0).toLocaleLowerCase(i18n.lang) + name.slice(1) : name;
+}
 // "your", "West's".
-const whose = (seat) => seatName(game.names[seat] ?? `${seat + 1}`, true);
+const whose = (seat) => seatName(nameKey(seat), true);
 // `key` said of `seat`'s thing: `<key>.yours` for yours ("your train"),
 // else `<key>` with its owner's possessive (`{of}`: "West's train").
 // (The seat's name comes with its possessive, `{who}` beside `{of}`,
 // for languages that say "the train of West" with the name alone.)
 const owned = (seat, yours, others, vars = {}) => (isYou(seat) ? tr(yours, vars) : tr(others, { of: whose(seat), who: lowerWho(seat), ...vars }));
-// The sides' names: a seat's, or partners' joined ("West & East").
-function sideNameOf(side, inside) {
+// A side's name: a seat's, or partners' joined ("West & East"); `inside`
+// a sentence, "you & your partner".
+function sideName(side, inside = false) {
   const seats = seatsOf(side);
-  if (seats.length === 1) return inside ? lowerWho(seats[0]) : who(seats[0]);
+  if (!seats.length) return tr("side.numbered", { n: side + 1 });
   return seats.map((seat, i) => (i === 0 && !inside ? who(seat) : lowerWho(seat))).join(" & ");
 }
-const sideName = (side) => (game.sideOfSeat.includes(side) ? sideNameOf(side, false) : tr("side.numbered", { n: side + 1 }));
-// A side's name inside a sentence ("you & your partner").
-const lowerSide = (side) => (game.sideOfSeat.includes(side) ? sideNameOf(side, true) : tr("side.numbered", { n: side + 1 }));
+const lowerSide = (side) => sideName(side, true);
 // How many sides there are.
 const sideCount = () => Math.max(0, ...game.sideOfSeat) + 1;
 const mySide = () => game.sideOfSeat[game.viewer] ?? 0;
