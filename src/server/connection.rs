@@ -135,10 +135,13 @@ impl Roster {
     }
 
     /// Tells the connection idle longest (no request in flight, not told
-    /// already) to close; whether there was one.
-    pub fn close_longest_idle(&self) -> bool {
+    /// already) to close, if it has been idle for [`MAKE_WAY_AFTER`] at
+    /// least: [`MadeWay::Closed`] if one was told, [`MadeWay::After`] the
+    /// moment the longest idle will have been idle that long, or
+    /// [`MadeWay::Busy`] when every connection has a request in flight.
+    pub fn close_longest_idle(&self) -> MadeWay {
         let Ok(connections) = self.connections.lock() else {
-            return false;
+            return MadeWay::Busy;
         };
         let idle = connections
             .values()
@@ -148,14 +151,36 @@ impl Roster {
             })
             .min_by_key(|(since, _)| *since);
         match idle {
+            Some((since, _)) if since + MAKE_WAY_AFTER > Instant::now() => {
+                MadeWay::After(since + MAKE_WAY_AFTER)
+            }
             Some((_, activity)) => {
                 activity.update(|state| state.closing = true);
                 activity.close.notify_one();
-                true
+                MadeWay::Closed
             }
-            None => false,
+            None => MadeWay::Busy,
         }
     }
+}
+
+/// The least time a connection has been idle (or silent since it was
+/// accepted) before it is closed to make way for another: a connection
+/// just accepted has that long to send its first request, however fast
+/// others arrive after it (a scrape among a burst of silent connections
+/// is then served, not closed before its request was read). A burst is
+/// let in at the cap's size every this long.
+pub const MAKE_WAY_AFTER: Duration = Duration::from_millis(200);
+
+/// What [`Roster::close_longest_idle`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MadeWay {
+    /// A connection was told to close.
+    Closed,
+    /// None yet: the connection idle longest may be closed at this moment.
+    After(Instant),
+    /// None: every connection has a request in flight.
+    Busy,
 }
 
 /// A connection's place on its listener's roster, left when dropped.

@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_rustls::TlsAcceptor;
 
 use super::answers::AnswerBudget;
 use super::coalescing_stream::CoalescingStream;
-use super::connection::{self, Accepted, Activity, ConnectionLimits, Roster};
+use super::connection::{self, Accepted, Activity, ConnectionLimits, MadeWay, Roster};
 use crate::service::pool::Peer;
 
 /// The first pause after an accept error that will repeat until something
@@ -110,15 +110,37 @@ pub struct Listening {
     /// The answer budget its connections hold their unwritten answers of.
     pub answers: Arc<AnswerBudget>,
     /// Connections served at once. At the cap a new connection is taken
-    /// at once in place of the connection idle longest (closed), so that
-    /// idle connections cannot keep everyone else out; when none is idle,
-    /// it waits for a place.
+    /// in place of the connection idle longest (closed, once idle a fifth
+    /// of a second), so that idle connections cannot keep everyone else
+    /// out; when none is idle, it waits for a place.
     pub max_connections: Option<usize>,
     /// TLS, if the listener speaks it.
     pub tls: Option<TlsAcceptor>,
     /// Whether its connections count in `pips_connections_open` (the
     /// API's do, the metrics listener's do not).
     pub counted: bool,
+}
+
+/// A place under the cap for a connection just accepted. At the cap, the
+/// connection idle longest is closed to make way for it once it has been
+/// idle [`connection::MAKE_WAY_AFTER`] (so that one just accepted is never closed
+/// before it could send its first request); while every connection has a
+/// request in flight, it waits for one to end.
+async fn make_way(slots: &Arc<Semaphore>, roster: &Roster) -> Option<OwnedSemaphorePermit> {
+    loop {
+        if let Ok(permit) = Arc::clone(slots).try_acquire_owned() {
+            return Some(permit);
+        }
+        match roster.close_longest_idle() {
+            MadeWay::After(at) => tokio::select! {
+                permit = Arc::clone(slots).acquire_owned() => return permit.ok(),
+                () = tokio::time::sleep_until(at) => {}
+            },
+            MadeWay::Closed | MadeWay::Busy => {
+                return Arc::clone(slots).acquire_owned().await.ok();
+            }
+        }
+    }
 }
 
 /// Serves `app` on `listener` as `how` says until `shutdown` completes,
@@ -171,19 +193,10 @@ pub async fn serve(
         backoff.succeeded();
         // At the cap, the connection idle longest makes way for this one.
         let slot = match &capped {
-            Some((slots, roster)) => {
-                if slots.available_permits() == 0 {
-                    // The connections accepted just before read their
-                    // first requests first (a scrape among a burst of
-                    // silent connections is then busy, not idle).
-                    tokio::task::yield_now().await;
-                    roster.close_longest_idle();
-                }
-                tokio::select! {
-                    permit = Arc::clone(slots).acquire_owned() => permit.ok(),
-                    () = &mut shutdown => break,
-                }
-            }
+            Some((slots, roster)) => tokio::select! {
+                permit = make_way(slots, roster) => permit,
+                () = &mut shutdown => break,
+            },
             None => None,
         };
         // Small request/response pairs: without TCP_NODELAY, Nagle's
