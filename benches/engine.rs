@@ -186,5 +186,36 @@ fn solver(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, engine, codec, service, solver);
+/// A `puerto_rican` hand (four seats, every tile dealt) with `left` tiles
+/// in the hands, played by greedy (the first seed that gets there).
+fn line_ending(left: u32) -> Game {
+    for seed in 0.. {
+        let rules = preset("puerto_rican").expect("preset").rules(4, None);
+        let (mut game, _) = Game::new("puerto_rican", rules, 4, seed).expect("valid");
+        let hand = game.hand_number();
+        while game.outcome().is_none() && game.hand_number() == hand {
+            if game.tiles_in_hands() == left {
+                return game;
+            }
+            let view = game.view(game.to_act()).expect("a seat");
+            let mv = pips::bots::greedy::choose(view, &view.knowledge()).expect("a move");
+            game.play_unchecked(mv);
+        }
+    }
+    unreachable!("seeds run out")
+}
+
+fn line_solver(c: &mut Criterion) {
+    let mut solver = pips::bots::line_solver::LineSolver::new();
+    let mut worths = Vec::new();
+    for left in [8, 12, 16] {
+        let game = line_ending(left);
+        c.bench_function(
+            &format!("line solver, {left} tiles left (puerto_rican 4p)"),
+            |b| b.iter(|| solver.solve(black_box(&game), &mut worths)),
+        );
+    }
+}
+
+criterion_group!(benches, engine, codec, service, solver, line_solver);
 criterion_main!(benches);

@@ -241,8 +241,8 @@ struct ArenaArgs {
     /// A pairing, `FIRST:SECOND`, each `random`, `greedy`, `expert`,
     /// `expert-flat` (expert without its tree search), `expert-playouts`
     /// (expert-flat with playouts alone: no merged moves, no weighed deals),
-    /// `expert-solved` and `expert-unsolved` (expert with exact trick
-    /// endings at every trick game, and at none; expert has them at Moon),
+    /// `expert-solved` and `expert-unsolved` (expert with exact endings at
+    /// every trick game and line, and at none; expert has them at Moon),
     /// all to measure expert's refinements by, or `grpc://HOST:PORT`; a
     /// searching level may take its own playouts a decision after an `@`
     /// (`expert@10000:expert-playouts@5000`), else --playouts; repeat for

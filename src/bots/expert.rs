@@ -15,7 +15,10 @@
 //!
 //! At Moon a playout plays a hand's last [`SOLVED_TRICKS`] tricks exactly,
 //! every hand of the sampled deal known ([`tricks_solver`](super::tricks_solver),
-//! [`Settings::solve`]).
+//! [`Settings::solve`]). The arena's `expert-solved` also plays a line
+//! hand's last [`LINE_TILES`] tiles exactly once nothing is left to draw
+//! ([`line_solver`](super::line_solver), [`Settings::line_tiles`]): measured
+//! no better than `greedy`'s endings, `expert` keeps those.
 //!
 //! Three refinements, each a [`Settings`] field: `expert` merges moves,
 //! weighs deals by the square root of their likelihood and looks a reply
@@ -49,6 +52,7 @@ use rand::RngExt;
 use crate::rules::options::TableKind;
 use crate::rules::{Action, End, Game, Move, Outcome, Side, Tile, View};
 
+use super::line_solver::LineSolver;
 use super::tricks_solver::{TrickSolver, tricks_left};
 use super::{Budget, MoveValue, Suggestion, greedy};
 use crate::rules::tricks::hand::Stage;
@@ -79,6 +83,10 @@ pub struct Settings {
     /// tricks of a hand exactly, every hand of the sampled deal known
     /// ([`tricks_solver`](super::tricks_solver)), instead of by `greedy`.
     pub solve: Solve,
+    /// At a line, playouts end exactly ([`line_solver`](super::line_solver))
+    /// once nothing is left to draw and at most this many tiles are left
+    /// in the hands; 0 never.
+    pub line_tiles: u8,
 }
 
 /// Where a search's playouts play a trick hand's end exactly.
@@ -112,6 +120,37 @@ impl Solve {
 /// combination), against a few µs for a greedy playout.
 pub const SOLVED_TRICKS: u8 = 4;
 
+/// The tiles left in the hands, nothing left to draw, from which
+/// `expert-solved`'s playouts play a line hand exactly: a solve takes 2 µs
+/// at eight tiles, 4 µs at twelve and 33 µs at sixteen (a `puerto_rican`
+/// hand, medians); at twelve, decisions took three times as long as at
+/// eight and played no better (docs/bots.md, "Exact line endings").
+pub const LINE_TILES: u8 = 8;
+
+/// How a search plays its hands out: [`Settings::ahead`], and the exact
+/// solvers its playouts end with, where they apply.
+#[derive(Debug)]
+pub(super) struct Playouts {
+    /// As [`Settings::ahead`].
+    ahead: bool,
+    /// A trick hand's last [`SOLVED_TRICKS`] tricks ([`Settings::solve`]).
+    tricks: Option<TrickSolver>,
+    /// A line hand's last tiles, and how many ([`Settings::line_tiles`]).
+    line: Option<(LineSolver, u8)>,
+}
+
+impl Playouts {
+    /// The playouts `settings` ask for under `rules`.
+    pub(super) fn new(settings: Settings, rules: &crate::rules::options::Rules) -> Playouts {
+        Playouts {
+            ahead: settings.ahead,
+            tricks: settings.solve.applies(rules).then(TrickSolver::new),
+            line: (settings.line_tiles > 0 && rules.table == TableKind::Line)
+                .then(|| (LineSolver::new(), settings.line_tiles)),
+        }
+    }
+}
+
 impl Settings {
     /// `expert`: merged moves, the tree, deals weighed by the square root
     /// of their likelihood. (Weighed by the likelihood itself, the tree
@@ -125,17 +164,20 @@ impl Settings {
         tree: true,
         ahead: true,
         solve: Solve::Moon,
+        line_tiles: 0,
     };
-    /// `expert` with exact trick endings at every trick game
+    /// `expert` with exact endings at every trick game and every line
     /// (`expert-solved`), to measure them by where `expert` has none.
     pub const SOLVED: Settings = Settings {
         solve: Solve::Always,
+        line_tiles: LINE_TILES,
         ..Settings::FULL
     };
     /// `expert` with `greedy` endings everywhere (`expert-unsolved`), as
     /// it played before the exact endings, to measure them by.
     pub const UNSOLVED: Settings = Settings {
         solve: Solve::Never,
+        line_tiles: 0,
         ..Settings::FULL
     };
     /// `expert` without its tree (`expert-flat`): each legal move played
@@ -146,6 +188,7 @@ impl Settings {
         tree: false,
         ahead: false,
         solve: Solve::Never,
+        line_tiles: 0,
     };
     /// Playouts alone, every legal move searched: `expert` before the
     /// refinements, kept for the arena to measure them by.
@@ -155,6 +198,7 @@ impl Settings {
         tree: false,
         ahead: false,
         solve: Solve::Never,
+        line_tiles: 0,
     };
 }
 
@@ -193,10 +237,10 @@ pub fn search<R: RngExt + ?Sized>(
     let mut weights = 0.0;
     let mut spent = 0u32;
     let mut moves = Vec::new();
-    // One game for every playout ([`refill`]), and one solver.
+    // One game for every playout ([`refill`]), and one set of solvers.
     let mut scratch: Option<Game> = None;
-    let mut solver = TrickSolver::new();
-    let solving = settings.solve.applies(view.rules());
+    let mut playouts = Playouts::new(settings, view.rules());
+    let mut worths = Vec::new();
     loop {
         let per_round = u32::try_from(searched.len()).unwrap_or(u32::MAX);
         if spent.saturating_add(per_round) > budget.playouts.max(per_round) || (budget.stop)() {
@@ -214,8 +258,9 @@ pub fn search<R: RngExt + ?Sized>(
         for (total, &mv) in totals.iter_mut().zip(&searched) {
             let game = refill(&mut scratch, &world);
             game.play_unchecked(mv);
-            let solver = solving.then_some(&mut solver);
-            *total += weight * playout(game, side, rng, &mut moves, (settings.ahead, solver));
+            let hand = game.hand_number();
+            playout_values(game, hand, rng, (&mut moves, &mut playouts), &mut worths);
+            *total += weight * worths.get(usize::from(side)).copied().unwrap_or(0.0);
         }
         spent = spent.saturating_add(per_round);
         rounds += 1;
@@ -408,37 +453,31 @@ fn likelihood(world: &Game, me: crate::rules::Seat, moves: &mut Vec<Move>) -> f6
     weight
 }
 
-/// Plays `game` to the end of hand `hand` and scores it for every side,
-/// into `values` (indexed by side); `ahead`: as [`Settings::ahead`].
+/// Plays `game` to the end of hand `hand` (or of the match) and scores it
+/// for every side, into `worths` (indexed by side): `greedy` for every
+/// seat but one move in [`EXPLORATION`] at random (one reply ahead as
+/// [`Settings::ahead`] says), the exact solvers taking over where
+/// `playouts` has them and they reach.
 pub(super) fn playout_values<R: RngExt + ?Sized>(
     game: &mut Game,
-    (hand, ahead): (u32, bool),
+    hand: u32,
     rng: &mut R,
-    moves: &mut Vec<Move>,
-    values: &mut Vec<f64>,
+    (moves, playouts): (&mut Vec<Move>, &mut Playouts),
+    worths: &mut Vec<f64>,
 ) {
-    play_out(game, (hand, ahead), rng, moves, None);
-    values.clear();
-    values.extend((0..game.sides()).map(|side| outcome_value(game, side)));
-}
-
-/// Plays `game` on to the end of hand `hand` (or of the match), `greedy`
-/// for every seat but one move in [`EXPLORATION`] at random; `ahead`: as
-/// [`Settings::ahead`]; with a `solver`, a trick hand's last
-/// [`SOLVED_TRICKS`] tricks exactly.
-fn play_out<R: RngExt + ?Sized>(
-    game: &mut Game,
-    (hand, ahead): (u32, bool),
-    rng: &mut R,
-    moves: &mut Vec<Move>,
-    mut solver: Option<&mut TrickSolver>,
-) {
-    if let Some(solver) = solver.as_deref_mut() {
+    if let Some(solver) = playouts.tricks.as_mut() {
         solver.clear();
     }
     while game.outcome().is_none() && game.hand_number() == hand {
-        if let Some(tile) = solver
-            .as_deref_mut()
+        if let Some((solver, tiles)) = playouts.line.as_mut()
+            && LineSolver::reaches(game, *tiles)
+        {
+            solver.solve(game, worths);
+            return;
+        }
+        if let Some(tile) = playouts
+            .tricks
+            .as_mut()
             .and_then(|solver| solved(game, solver))
         {
             let seat = game.to_act();
@@ -451,7 +490,7 @@ fn play_out<R: RngExt + ?Sized>(
         game.legal_moves_into(moves);
         let mv = if rng.random_range(0..EXPLORATION) == 0 {
             super::random::choose(moves, rng)
-        } else if ahead {
+        } else if playouts.ahead {
             greedy::choose_ahead(game, moves)
         } else {
             greedy::choose_in(game, moves)
@@ -459,6 +498,8 @@ fn play_out<R: RngExt + ?Sized>(
         let Some(mv) = mv else { break };
         game.play_unchecked(mv);
     }
+    worths.clear();
+    worths.extend((0..game.sides()).map(|side| outcome_value(game, side)));
 }
 
 /// The tile the seat to act plays in a playout once a trick hand has
@@ -472,23 +513,9 @@ fn solved(game: &Game, solver: &mut TrickSolver) -> Option<Tile> {
     solver.best(hand)
 }
 
-/// Plays `game` to the end of its hand and scores it for `side`;
-/// `ahead`: as [`Settings::ahead`]; `solver`: see [`play_out`].
-fn playout<R: RngExt + ?Sized>(
-    game: &mut Game,
-    side: Side,
-    rng: &mut R,
-    moves: &mut Vec<Move>,
-    (ahead, solver): (bool, Option<&mut TrickSolver>),
-) -> f64 {
-    let hand = game.hand_number();
-    play_out(game, (hand, ahead), rng, moves, solver);
-    outcome_value(game, side)
-}
-
 /// What a played-out `game` is worth to `side`: 1 or 0 when the match
 /// ended (½ drawn), else [`estimate`].
-fn outcome_value(game: &Game, side: Side) -> f64 {
+pub(super) fn outcome_value(game: &Game, side: Side) -> f64 {
     match game.outcome() {
         Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
         Some(Outcome::Draw) => 0.5,

@@ -9,6 +9,8 @@
 //!   playouts, aiming at winning the match.
 //! - [`tricks_solver`]: the end of a trick hand solved exactly in a
 //!   sampled deal (double dummy), for the expert's playouts.
+//! - [`line_solver`]: the end of a line hand solved exactly in a sampled
+//!   deal once nothing is left to draw, for the expert's playouts.
 //! - [`review`]: a match reviewed move by move with the expert's values:
 //!   each decision's loss against the best, its grade, each seat's
 //!   accuracy.
@@ -20,6 +22,7 @@ pub mod expert;
 pub mod greedy;
 pub mod greedy_hub;
 pub mod greedy_tricks;
+pub mod line_solver;
 pub mod random;
 pub mod review;
 pub mod tree;
@@ -54,11 +57,12 @@ pub enum Level {
     ExpertPlayouts,
     /// `Expert` whose playouts play a trick hand's last tricks exactly
     /// (double dummy in each sampled deal) at every trick game, where
-    /// `expert` does at Moon alone (`expert-solved`). Not offered by
+    /// `expert` does at Moon alone, and a line hand's last tiles once
+    /// nothing is left to draw (`expert-solved`). Not offered by
     /// `SuggestMove`.
     ExpertSolved,
     /// `Expert` whose playouts play every hand to its end with `greedy`,
-    /// as it played before the exact trick endings (`expert-unsolved`).
+    /// as it played before the exact endings (`expert-unsolved`).
     /// Not offered by `SuggestMove`.
     ExpertUnsolved,
 }

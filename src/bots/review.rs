@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::rules::{Game, Move, Seat, Side};
 
-use super::expert::{Settings, deal_weight, playout_values};
+use super::expert::{Playouts, Settings, deal_weight, playout_values};
 use super::{Budget, Level, default_seed, suggest};
 
 /// Deals sampled to value the points of the move played and of the best
@@ -183,6 +183,9 @@ fn expected_points(
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x706F_696E_7473);
     let (mut totals, mut weights) = (vec![0.0; moves.len()], 0.0);
     let (mut scratch, mut values) = (Vec::new(), Vec::new());
+    // Played to the hand's end for its points: no exact solver (which
+    // values a position without playing it).
+    let mut playouts = Playouts::new(Settings::UNSOLVED, game.rules());
     for _ in 0..deals {
         if stop() {
             break;
@@ -200,9 +203,9 @@ fn expected_points(
             after.play_unchecked(mv);
             playout_values(
                 &mut after,
-                (hand, Settings::FULL.ahead),
+                hand,
                 &mut ChaCha8Rng::seed_from_u64(draws),
-                &mut scratch,
+                (&mut scratch, &mut playouts),
                 &mut values,
             );
             *total += weight * net_gain(game.scores(), after.scores(), side, lowest_wins);

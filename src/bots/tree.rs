@@ -25,7 +25,7 @@ use rand::RngExt;
 
 use crate::rules::{Game, Move, Side};
 
-use super::expert::{Settings, deal_weight, playout_values, refill, root_moves};
+use super::expert::{Playouts, Settings, deal_weight, playout_values, refill, root_moves};
 use super::{Budget, MoveValue, Suggestion};
 
 /// How wide the search explores: the upper confidence bound's constant,
@@ -104,6 +104,7 @@ pub(super) fn search<R: RngExt + ?Sized>(
     let mut path: Vec<usize> = Vec::new();
     let mut values: Vec<f64> = Vec::new();
     let mut scratch: Option<Game> = None;
+    let mut playouts = Playouts::new(settings, view.rules());
     let mut spent = 0u32;
     let mut deals = 0u32;
     let root_side = view.side_of(me);
@@ -134,9 +135,9 @@ pub(super) fn search<R: RngExt + ?Sized>(
                 &mut tree,
                 root,
                 game,
-                (weight, settings.ahead),
+                weight,
                 rng,
-                &mut moves,
+                (&mut moves, &mut playouts),
                 &mut path,
                 &mut values,
             );
@@ -176,16 +177,15 @@ pub(super) fn search<R: RngExt + ?Sized>(
 
 /// One iteration in `game` (the sampled deal, at the decision), through
 /// the root's move `root`: down the tree, one node added, the hand played
-/// out (`ahead`: as [`Settings::ahead`]), the outcome credited with the
-/// deal's `weight`.
+/// out as `playouts` says, the outcome credited with the deal's `weight`.
 #[allow(clippy::too_many_arguments)]
 fn iterate<R: RngExt + ?Sized>(
     tree: &mut Vec<Node>,
     root: usize,
     game: &mut Game,
-    (weight, ahead): (f64, bool),
+    weight: f64,
     rng: &mut R,
-    moves: &mut Vec<Move>,
+    (moves, playouts): (&mut Vec<Move>, &mut Playouts),
     path: &mut Vec<usize>,
     values: &mut Vec<f64>,
 ) {
@@ -249,7 +249,7 @@ fn iterate<R: RngExt + ?Sized>(
             (None, None) => break,
         };
     }
-    playout_values(game, (hand, ahead), rng, moves, values);
+    playout_values(game, hand, rng, (moves, playouts), values);
     for &index in path.iter() {
         if let Some(node) = tree.get_mut(index) {
             node.visits += 1;

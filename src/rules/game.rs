@@ -466,7 +466,8 @@ impl Game {
     }
 
     /// Whether the rules and the boneyard let some seat draw.
-    fn boneyard_open(&self) -> bool {
+    #[must_use]
+    pub fn boneyard_open(&self) -> bool {
         self.rules.draw != DrawRule::None
             && self.boneyard.len() > usize::from(self.rules.boneyard_reserve)
     }
@@ -492,6 +493,12 @@ impl Game {
             return matches!(&self.family, Family::Hub(hub) if self.table_blocked(&hub.table));
         };
         self.line_placeable(layout, self.all_hands()).is_empty()
+    }
+
+    /// How many tiles the seats hold together.
+    #[must_use]
+    pub fn tiles_in_hands(&self) -> u32 {
+        self.all_hands().len()
     }
 
     /// Every tile in some seat's hand. Unused seats hold no tiles, so a

@@ -55,7 +55,7 @@ proptest! {
         let seat = game.to_act();
         let view = game.view(seat).expect("seat");
         let legal = game.legal_moves();
-        for level in [Level::Random, Level::Greedy, Level::Expert] {
+        for level in [Level::Random, Level::Greedy, Level::Expert, Level::ExpertSolved] {
             let suggestion = suggest(view, level, seed, budget(24)).expect("the seat is to act");
             prop_assert!(legal.contains(&suggestion.mv), "{:?}: {:?}", level, suggestion.mv);
             if level == Level::Expert && legal.len() > 1 {
@@ -72,7 +72,8 @@ proptest! {
     /// seat exactly what it saw; and a bot cannot tell it from the real one
     /// (the no-peek test: the hidden tiles, their order, the seed and other
     /// seats' drawn tiles all differ, consistently with the seat's
-    /// information).
+    /// information), nor can the exact endings of `expert-solved`, which
+    /// solve the sampled deals.
     #[test]
     fn deals_agree_with_the_seat_and_bots_never_peek(index in 0usize..1000, seed in any::<u64>(), depth in 0usize..120) {
         let game = position(index, seed, depth);
@@ -97,7 +98,7 @@ proptest! {
         for other in 0..game.players() {
             prop_assert_eq!(seen.hand_size(other), view.hand_size(other));
         }
-        for level in [Level::Random, Level::Greedy, Level::Expert] {
+        for level in [Level::Random, Level::Greedy, Level::Expert, Level::ExpertSolved] {
             prop_assert_eq!(
                 suggest(view, level, seed, budget(40)),
                 suggest(seen, level, seed, budget(40)),
@@ -307,7 +308,7 @@ fn bots_play_every_house_rule_combination() {
                 let read = Game::from_setup(Setup::from(&world));
                 assert!(read.is_ok(), "{rules:?}: {:?}", read.err());
                 assert_eq!(world.view(seat).expect("seat").hand(), view.hand());
-                for level in [Level::Random, Level::Greedy, Level::Expert] {
+                for level in [Level::Random, Level::Greedy, Level::Expert, Level::ExpertSolved] {
                     let mv = suggest(view, level, step as u64, budget(12))
                         .expect("a move")
                         .mv;
