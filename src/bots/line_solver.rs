@@ -70,24 +70,19 @@ impl LineSolver {
     /// Every side's worth at the end of `game`'s hand under best play
     /// from here, into `worths` (indexed by side).
     pub fn solve(&mut self, game: &Game, worths: &mut Vec<f64>) {
-        let all = self.root(game, game.hand_number());
-        worths.clear();
-        worths.extend(all.iter().take(usize::from(game.sides())));
-    }
-
-    /// Every side's worth from `game` at the end of hand `hand` (the
-    /// match's outcome, if it is over).
-    fn root(&mut self, game: &Game, hand: u32) -> Worths {
         match self.games.first_mut() {
             Some(root) => root.clone_from(game),
             None => self.games.push(game.clone()),
         }
-        if game.sides() == 2 {
+        let hand = game.hand_number();
+        let all = if game.sides() == 2 {
             let first = self.two_sides(0, hand, (0.0, 1.0));
             [first, 1.0 - first, 0.0, 0.0]
         } else {
             self.max_n(0, hand)
-        }
+        };
+        worths.clear();
+        worths.extend(all.iter().take(usize::from(game.sides())));
     }
 
     /// Makes room for ply `ply`.

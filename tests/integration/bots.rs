@@ -308,7 +308,12 @@ fn bots_play_every_house_rule_combination() {
                 let read = Game::from_setup(Setup::from(&world));
                 assert!(read.is_ok(), "{rules:?}: {:?}", read.err());
                 assert_eq!(world.view(seat).expect("seat").hand(), view.hand());
-                for level in [Level::Random, Level::Greedy, Level::Expert, Level::ExpertSolved] {
+                for level in [
+                    Level::Random,
+                    Level::Greedy,
+                    Level::Expert,
+                    Level::ExpertSolved,
+                ] {
                     let mv = suggest(view, level, step as u64, budget(12))
                         .expect("a move")
                         .mv;
