@@ -473,7 +473,7 @@ impl PyGame {
     /// `"random"`, `"greedy"` or `"expert"` (`"expert-flat"`: expert
     /// without its tree search; `"expert-playouts"`: without any of its
     /// refinements; `"expert-solved"` and `"expert-unsolved"`: with exact
-    /// trick endings at every trick game, and at none); `playouts` is
+    /// endings at every trick game and line, and at none); `playouts` is
     /// expert's budget (default:
     /// the service's); `seed` makes it reproducible (default: from the
     /// match digest and the seat, as the service's `SuggestMove`). The bot

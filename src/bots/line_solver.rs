@@ -14,6 +14,7 @@
 //! the solver holds no rule of its own. The tests check it against a
 //! brute-force search over the same games.
 
+use crate::rules::options::TableKind;
 use crate::rules::{Game, Move, Side};
 
 use super::expert::outcome_value;
@@ -59,9 +60,7 @@ impl LineSolver {
     /// the seats' hands together.
     #[must_use]
     pub fn reaches(game: &Game, tiles: u8) -> bool {
-        game.trick_hand().is_none()
-            && game.trains().is_none()
-            && game.foot().is_none()
+        game.rules().table == TableKind::Line
             && game.outcome().is_none()
             && !game.boneyard_open()
             && game.tiles_in_hands() <= u32::from(tiles)
