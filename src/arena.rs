@@ -59,8 +59,7 @@ pub enum Player {
 }
 
 impl Player {
-    /// A player from its name: `random`, `greedy`, `expert`,
-    /// `expert-flat`, `expert-playouts`, `expert-solved`, `expert-unsolved` or
+    /// A player from its name: a level's ([`Level::NAMES`]) or
     /// `grpc://HOST:PORT`; a search
     /// level may name its playouts a decision after an `@`
     /// (`expert@10000`).
@@ -94,9 +93,13 @@ impl Player {
             Some(address) if !address.is_empty() => {
                 Ok(Player::External(format!("http://{address}")))
             }
-            _ => Err(format!(
-                "{name:?} is not a player: random, greedy, expert, expert-flat, expert-playouts, expert-solved, expert-unsolved or grpc://HOST:PORT"
-            )),
+            _ => {
+                let levels: Vec<&str> = Level::NAMES.iter().map(|&(known, _)| known).collect();
+                Err(format!(
+                    "{name:?} is not a player: {} or grpc://HOST:PORT",
+                    levels.join(", ")
+                ))
+            }
         }
     }
 

@@ -104,7 +104,11 @@ fn players_parse_from_their_names() {
         Player::parse("grpc://127.0.0.1:9"),
         Ok(Player::External("http://127.0.0.1:9".to_owned()))
     );
-    assert!(Player::parse("grandmaster").is_err());
+    // The refusal names every level there is.
+    let refusal = Player::parse("grandmaster").expect_err("not a player");
+    for (name, _) in Level::NAMES {
+        assert!(refusal.contains(name), "{refusal}");
+    }
     assert!(Player::parse("grpc://").is_err());
     assert_eq!(
         Player::parse("expert@10000"),
