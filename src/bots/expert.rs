@@ -499,7 +499,7 @@ pub(super) fn playout_values<R: RngExt + ?Sized>(
         game.play_unchecked(mv);
     }
     worths.clear();
-    worths.extend((0..game.sides()).map(|side| outcome_value(game, side)));
+    worths.extend(outcome_values(game));
 }
 
 /// The tile the seat to act plays in a playout once a trick hand has
@@ -513,9 +513,15 @@ fn solved(game: &Game, solver: &mut TrickSolver) -> Option<Tile> {
     solver.best(hand)
 }
 
+/// What a played-out `game` is worth to each side, in order
+/// ([`outcome_value`]).
+pub(super) fn outcome_values(game: &Game) -> impl Iterator<Item = f64> + '_ {
+    (0..game.sides()).map(|side| outcome_value(game, side))
+}
+
 /// What a played-out `game` is worth to `side`: 1 or 0 when the match
 /// ended (½ drawn), else [`estimate`].
-pub(super) fn outcome_value(game: &Game, side: Side) -> f64 {
+fn outcome_value(game: &Game, side: Side) -> f64 {
     match game.outcome() {
         Some(Outcome::Winner(winner)) => f64::from(u8::from(winner == side)),
         Some(Outcome::Draw) => 0.5,

@@ -17,7 +17,7 @@
 use crate::rules::options::TableKind;
 use crate::rules::{Game, Move, Side};
 
-use super::expert::outcome_value;
+use super::expert::outcome_values;
 
 /// The most sides a line table has (one per seat, four seats).
 const MAX_SIDES: usize = 4;
@@ -106,8 +106,8 @@ impl LineSolver {
             return None;
         }
         let mut worths = [0.0; MAX_SIDES];
-        for (side, worth) in (0..game.sides()).zip(worths.iter_mut()) {
-            *worth = outcome_value(game, side);
+        for (worth, value) in worths.iter_mut().zip(outcome_values(game)) {
+            *worth = value;
         }
         Some(worths)
     }
@@ -203,9 +203,7 @@ mod tests {
     /// each seat choosing its side's best.
     fn brute_force(game: &Game, hand: u32) -> Vec<f64> {
         if game.outcome().is_some() || game.hand_number() != hand {
-            return (0..game.sides())
-                .map(|side| outcome_value(game, side))
-                .collect();
+            return outcome_values(game).collect();
         }
         let side = usize::from(game.side_of(game.to_act()));
         let mut best: Option<Vec<f64>> = None;
