@@ -139,20 +139,25 @@ fn service(c: &mut Criterion) {
     }
 }
 
-/// A Texas 42 hand with `left` tricks to play: the auction and the
-/// contract by greedy, the tiles at random (the first seed that gets
-/// there).
-fn trick_ending(left: u8) -> pips::rules::tricks::hand::TrickHand {
+/// Texas 42 hands with `left` tricks to play, `count` of them, each from
+/// a seed of its own: the auction and the contract by greedy, the tiles at
+/// random.
+fn trick_endings(left: u8, count: usize) -> Vec<pips::rules::tricks::hand::TrickHand> {
     use pips::bots::tricks_solver::tricks_left;
     use pips::rules::tricks::hand::Stage;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut found = Vec::new();
     for seed in 0.. {
+        if found.len() == count {
+            break;
+        }
         let rules = preset("texas42").expect("preset").rules(4, None);
         let (mut game, _) = Game::new("texas42", rules, 4, seed).expect("valid");
         while game.outcome().is_none() {
             let Some(hand) = game.trick_hand() else { break };
             if hand.stage() == Stage::Playing && tricks_left(hand) == left {
-                return hand.clone();
+                found.push(hand.clone());
+                break;
             }
             if hand.stage() == Stage::Over {
                 break;
@@ -167,13 +172,13 @@ fn trick_ending(left: u8) -> pips::rules::tricks::hand::TrickHand {
             game.play_unchecked(mv);
         }
     }
-    unreachable!("seeds run out")
+    found
 }
 
 fn solver(c: &mut Criterion) {
     let mut solver = pips::bots::tricks_solver::TrickSolver::new();
     for left in [4, 7] {
-        let hand = trick_ending(left);
+        let hand = trick_endings(left, 1).remove(0);
         c.bench_function(
             &format!("trick solver, {left} tricks left (texas42)"),
             |b| {
@@ -184,6 +189,17 @@ fn solver(c: &mut Criterion) {
             },
         );
     }
+    // Many deals, for a mean that one hand cannot give (a whole hand's
+    // solve ranges over two orders of magnitude from deal to deal).
+    let hands = trick_endings(7, 50);
+    c.bench_function("trick solver, 50 whole hands (texas42)", |b| {
+        b.iter(|| {
+            for hand in &hands {
+                solver.clear();
+                black_box(solver.made(black_box(hand)));
+            }
+        })
+    });
 }
 
 /// A `puerto_rican` hand (four seats, every tile dealt) with `left` tiles

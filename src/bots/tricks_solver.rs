@@ -6,15 +6,21 @@
 //!
 //! The search is an AND-OR tree over the seats' plays: the bidders' side
 //! (the bidder alone at Moon and under nello) wins a node when any of its
-//! moves wins, the others when every move of the bidders loses. A node
-//! ends when the hand is decided ([`verdict`]: Texas 42's play stops
-//! there, and Moon's extra tricks change no verdict), so that a bid made
-//! or set early is not searched on. Positions between tricks are kept in
-//! a transposition table: the same tiles left, the same leader and the
-//! same tricks and points taken are one position however they were
-//! reached. The objective is made or set alone: in the points game, where
-//! every hand is played out, how many points a side takes beyond the
-//! verdict is left to the playouts' estimate.
+//! moves wins, the others when every move of the bidders loses. The bid
+//! is a tally to reach ([`verdict`] read as how much more the bidders'
+//! side needs: points, its tricks, or under nello the others' tricks), so
+//! a node ends as soon as the need is met or can no longer be, however
+//! high the bid. Positions between tricks are kept in a transposition
+//! table, one for each contract and bidder: the same tiles left and the
+//! same leader are one position however they were reached and whatever
+//! was taken before, and the table keeps bounds on how much more the
+//! bidders' side takes from there. The tables are kept from one call to
+//! the next (a position is worth the same in whatever deal it came up),
+//! within a bound on the positions they hold. With many tricks left, the
+//! moves likeliest to take the trick are searched first. The objective is
+//! made or set alone: in the points game, where every hand is played out,
+//! how many points a side takes beyond the verdict is left to the
+//! playouts' estimate.
 //!
 //! Everything the rules decide comes from the rules' own modules: what a
 //! seat may play and who takes a trick ([`Suits`]), what a trick is worth
@@ -27,22 +33,67 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::rules::moves::Seat;
 use crate::rules::tile::{Tile, TileSet};
-use crate::rules::tricks::auction::{Bid, Bidding};
+use crate::rules::tricks::auction::{Bid, Bidding, HAND_POINTS};
 use crate::rules::tricks::contract::Contract;
 use crate::rules::tricks::hand::{MAX_SEATS, Stage, TrickHand};
 use crate::rules::tricks::settle::{TRICKS, Taken, Verdict, verdict};
-use crate::rules::tricks::suit::Suits;
+use crate::rules::tricks::suit::{MAX_PIP, Suits};
 use crate::rules::tricks::trick;
 
+/// What the bidders' side counts toward its bid, a trick at a time.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tally {
+    /// Each trick's points to the side that takes it (a bid of points).
+    Points,
+    /// The tricks the bidders' side takes (a bid of tricks or marks, the
+    /// moon).
+    Tricks,
+    /// The tricks the others take (nello: the bidder loses every trick).
+    Lost,
+}
+
+impl Tally {
+    /// The tallies, in the order [`objective`] tries them.
+    const ALL: [Tally; 3] = [Tally::Points, Tally::Tricks, Tally::Lost];
+
+    /// `taken` with `more` of this tally credited to the bidders' side.
+    fn credit(self, mut taken: Taken, more: u8) -> Taken {
+        match self {
+            Tally::Points => {
+                taken.bidders_points = taken.bidders_points.saturating_add(more);
+            }
+            Tally::Tricks => taken.bidders_tricks = taken.bidders_tricks.saturating_add(more),
+            Tally::Lost => taken.others_tricks = taken.others_tricks.saturating_add(more),
+        }
+        taken
+    }
+}
+
+/// How the bidders' side counts toward `bid`, read off [`verdict`] itself
+/// so that the rule stays in one place: the first tally that makes the
+/// bid, credited from an untouched hand.
+fn tally_of(bid: Bid, contract: Contract) -> Tally {
+    Tally::ALL
+        .into_iter()
+        .find(|&tally| reach(tally, bid, contract, Taken::default()).is_some())
+        .unwrap_or(Tally::Tricks)
+}
+
+/// How much more of `tally` makes `bid` from `taken` (by [`verdict`]);
+/// `None` when no amount does.
+fn reach(tally: Tally, bid: Bid, contract: Contract, taken: Taken) -> Option<i16> {
+    (0..=HAND_POINTS)
+        .find(|&more| verdict(bid, contract, tally.credit(taken, more)) == Some(Verdict::Made))
+        .map(i16::from)
+}
+
 /// What stays fixed while a hand's tricks are solved.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Setting {
     /// The suits of the contract named.
     suits: Suits,
-    /// The winning bid.
-    bid: Bid,
-    /// The contract.
-    contract: Contract,
+    /// How the bidders count toward the bid.
+    tally: Tally,
     /// The auction's winner.
     bidder: Seat,
     /// Seats at the table.
@@ -51,7 +102,33 @@ struct Setting {
     sits_out: Option<Seat>,
     /// Moon: every trick is worth a point, and the bidder plays alone.
     moon: bool,
+    /// The count tiles by what each counts ([`trick::count`]), for
+    /// [`Setting::most`].
+    counted: Counted,
 }
+
+/// The tiles of the set that count, grouped by what they count.
+fn counted() -> Counted {
+    let mut counted = Counted::new();
+    for tile in TileSet::full(MAX_PIP).iter() {
+        let count = trick::count(tile);
+        if count == 0 {
+            continue;
+        }
+        match counted.iter_mut().find(|(points, _)| *points == count) {
+            Some((_, tiles)) => {
+                tiles.insert(tile);
+            }
+            None => {
+                let _ = counted.try_push((count, TileSet::EMPTY.with(tile)));
+            }
+        }
+    }
+    counted
+}
+
+/// Count tiles grouped by what each counts.
+type Counted = arrayvec::ArrayVec<(u8, TileSet), 4>;
 
 impl Setting {
     /// Whether `seat` plays on the bidders' side.
@@ -78,14 +155,63 @@ impl Setting {
         }
     }
 
+    /// What a table's positions are searched under.
+    fn under(&self) -> Under {
+        (
+            self.suits,
+            self.bidder,
+            self.tally,
+            self.players,
+            self.sits_out,
+        )
+    }
+
     /// Tiles in a full trick.
     fn trick_size(&self) -> usize {
         usize::from(self.players) - usize::from(self.sits_out.is_some())
     }
+
+    /// What the bidders' side's tally gains when `winner` takes a trick
+    /// of `played`.
+    fn gain(&self, winner: Seat, played: &[Tile]) -> i16 {
+        let bids = self.bids(winner);
+        match self.tally {
+            Tally::Points if bids => i16::from(if self.moon { 1 } else { trick::points(played) }),
+            Tally::Tricks if bids => 1,
+            Tally::Lost if !bids => 1,
+            _ => 0,
+        }
+    }
+
+    /// The most the bidders' side's tally can still gain from `position`:
+    /// every trick left, with every count tile left at the points game.
+    fn most(&self, position: &Position) -> i16 {
+        let left = position
+            .hands
+            .iter()
+            .fold(TileSet::EMPTY, |all, &hand| all.or(hand))
+            .or(position.played().collect());
+        let tiles = i16::try_from(left.len()).unwrap_or(i16::MAX);
+        let size = i16::try_from(self.trick_size()).unwrap_or(1).max(1);
+        let tricks = (tiles + size - 1) / size;
+        if self.tally == Tally::Points && !self.moon {
+            let count: i16 = self
+                .counted
+                .iter()
+                .map(|&(count, tiles)| {
+                    i16::from(count) * i16::try_from(left.and(tiles).len()).unwrap_or(0)
+                })
+                .sum();
+            tricks * i16::from(trick::TRICK_POINT) + count
+        } else {
+            tricks
+        }
+    }
 }
 
-/// A position of the play: every seat's tiles, the trick in progress and
-/// what each side has taken.
+/// A position of the play: every seat's tiles and the trick in progress
+/// (what each side has taken is not part of it: a search asks how much
+/// more the bidders' side needs).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Position {
     /// Each seat's tiles.
@@ -96,8 +222,6 @@ struct Position {
     trick: [Option<Tile>; MAX_SEATS],
     /// Tiles played to the trick in progress.
     len: u8,
-    /// What the bidders and the others have taken.
-    taken: Taken,
 }
 
 impl Position {
@@ -109,18 +233,61 @@ impl Position {
             .flatten()
             .copied()
     }
+
+    /// The position between tricks as one number: each seat's tiles in
+    /// 28 bits (the double-six set), then the leader.
+    fn key(&self) -> u128 {
+        let width = TileSet::full(MAX_PIP).len();
+        let full = TileSet::full(MAX_PIP).mask();
+        let hands = self
+            .hands
+            .iter()
+            .enumerate()
+            .fold(0u128, |key, (seat, hand)| {
+                key | (hand.mask() & full) << (width as usize * seat)
+            });
+        hands | u128::from(self.leader) << (width as usize * MAX_SEATS)
+    }
 }
 
-/// A solver of trick hands' ends, keeping its transposition table between
-/// calls on the same hand (a position is told apart by every seat's tiles,
-/// so positions of different deals never meet).
+/// What is known of a position between tricks: the bidders' side can
+/// gain at least `low` more of its tally against any defence, and
+/// less than `high`.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    /// The bidders' side gains at least this much.
+    low: i16,
+    /// The bidders' side gains less than this.
+    high: i16,
+}
+
+/// What the positions of a table are searched under: the suits (the
+/// contract and how its doubles rank), who bids and how the bid is
+/// counted, the seats.
+type Under = (Suits, Seat, Tally, Seat, Option<Seat>);
+
+/// What is known of each position between tricks searched under one
+/// setting: bounds on how much more the bidders' side takes, so that one
+/// position serves whatever was taken before it and however high the bid
+/// (kept between tricks alone: keeping every position made a search of
+/// four tricks twice as slow).
+type Table = HashMap<u128, Bounds, BuildHasherDefault<PositionHasher>>;
+
+/// Positions kept at most, over every table, before they are forgotten: a
+/// position is worth the same whatever deal it came from, so the tables
+/// are kept from one call to the next, within about 3 MB.
+const KEEP: usize = 1 << 16;
+
+/// A solver of trick hands' ends, keeping its transposition tables
+/// between calls on the same deal, one for each contract and bidder asked
+/// about (a position is told apart by every seat's tiles, so positions of
+/// different deals never meet).
 #[derive(Default, Debug)]
 pub struct TrickSolver {
-    /// Whether the bidders make it from each position between tricks (kept
-    /// there alone: keeping every position searched made a search of four
-    /// tricks twice as slow).
-    table: HashMap<Position, bool, BuildHasherDefault<PositionHasher>>,
-    /// Positions searched since the table was last cleared.
+    /// A table for each setting searched since the last clear (a cleared
+    /// one keeps its room for the next).
+    tables: Vec<(Option<Under>, Table)>,
+    /// Positions searched since the tables were last cleared.
     nodes: u64,
 }
 
@@ -131,10 +298,31 @@ impl TrickSolver {
         TrickSolver::default()
     }
 
-    /// Forgets every position (another sampled deal comes).
+    /// Forgets every position and the count of positions searched.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.forget();
         self.nodes = 0;
+    }
+
+    /// Forgets every position (their tables keep their room).
+    fn forget(&mut self) {
+        for (under, table) in &mut self.tables {
+            *under = None;
+            table.clear();
+        }
+    }
+
+    /// Forgets every position once the tables hold more than [`KEEP`].
+    fn bound(&mut self) {
+        if self
+            .tables
+            .iter()
+            .map(|(_, table)| table.len())
+            .sum::<usize>()
+            > KEEP
+        {
+            self.forget();
+        }
     }
 
     /// Positions searched since the last [`TrickSolver::clear`].
@@ -146,8 +334,10 @@ impl TrickSolver {
     /// Whether the bidders make their bid from `hand` against the best
     /// defence, every hand known; `None` unless tricks are being played.
     pub fn made(&mut self, hand: &TrickHand) -> Option<bool> {
-        let (setting, position) = read(hand)?;
-        Some(self.search(&setting, position))
+        let (setting, position, need) = read(hand)?;
+        self.bound();
+        let table = table_for(&mut self.tables, &setting);
+        Some(search(&setting, table, &mut self.nodes, position, need))
     }
 
     /// A tile for the seat to act that keeps its side's best result (the
@@ -155,55 +345,91 @@ impl TrickSolver {
     /// the same whatever it plays, the first it may play); `None` unless
     /// tricks are being played.
     pub fn best(&mut self, hand: &TrickHand) -> Option<Tile> {
-        let (setting, position) = read(hand)?;
+        let (setting, position, need) = read(hand)?;
         let seat = to_act(&setting, &position);
         let ours = setting.bids(seat);
         let moves = playable(&setting, &position, seat);
         let first = moves.iter().next()?;
+        self.bound();
+        let table = table_for(&mut self.tables, &setting);
         for tile in moves.iter() {
-            let made = self.search(&setting, play(&setting, position, seat, tile));
-            if made == ours {
+            let (child, gain) = play(&setting, position, seat, tile);
+            if search(&setting, table, &mut self.nodes, child, need - gain) == ours {
                 return Some(tile);
             }
         }
         Some(first)
     }
+}
 
-    /// Whether the bidders make it from `position`.
-    fn search(&mut self, setting: &Setting, position: Position) -> bool {
-        if let Some(decided) = verdict(setting.bid, setting.contract, position.taken) {
-            return decided == Verdict::Made;
+/// The table in `tables` for positions searched under `setting`: its
+/// own, or a cleared one, or a new one.
+fn table_for<'a>(tables: &'a mut Vec<(Option<Under>, Table)>, setting: &Setting) -> &'a mut Table {
+    let under = Some(setting.under());
+    let at = tables
+        .iter()
+        .position(|(u, _)| *u == under)
+        .or_else(|| tables.iter().position(|(u, _)| u.is_none()))
+        .unwrap_or(tables.len());
+    if at == tables.len() {
+        tables.push((None, Table::default()));
+    }
+    let slot = &mut tables[at];
+    slot.0 = under;
+    &mut slot.1
+}
+
+/// Whether the bidders' side gains at least `need` more of its tally from
+/// `position` against the best defence, what is known kept in `table`
+/// and the positions searched counted in `nodes`.
+fn search(
+    setting: &Setting,
+    table: &mut Table,
+    nodes: &mut u64,
+    position: Position,
+    need: i16,
+) -> bool {
+    if need <= 0 {
+        return true;
+    }
+    if position.len == 0 && need > setting.most(&position) {
+        return false;
+    }
+    let key = (position.len == 0).then(|| position.key());
+    if let Some(known) = key.and_then(|key| table.get(&key)) {
+        if need <= known.low {
+            return true;
         }
-        if position.taken.tricks() >= TRICKS {
-            // (Every verdict is reached by the last trick; a hand with
-            // nothing left to decide is the bidders' loss.)
+        if need >= known.high {
             return false;
         }
-        let between = position.len == 0;
-        if between {
-            if let Some(&known) = self.table.get(&position) {
-                return known;
-            }
-        }
-        self.nodes += 1;
-        let seat = to_act(setting, &position);
-        let ours = setting.bids(seat);
-        let moves = playable(setting, &position, seat);
-        // The bidders win the node if any of their moves makes it; the
-        // others set it if any of theirs sets it.
-        let mut made = !ours;
-        for tile in moves.iter() {
-            let child = self.search(setting, play(setting, position, seat, tile));
-            if child == ours {
-                made = child;
-                break;
-            }
-        }
-        if between {
-            self.table.insert(position, made);
-        }
-        made
     }
+    *nodes += 1;
+    let seat = to_act(setting, &position);
+    let ours = setting.bids(seat);
+    let moves = playable(setting, &position, seat);
+    // The bidders win the node if any of their moves makes it; the
+    // others set it if any of theirs sets it.
+    let mut made = !ours;
+    for tile in ordered(setting, &position, seat, moves) {
+        let (child, gain) = play(setting, position, seat, tile);
+        if search(setting, table, nodes, child, need - gain) == ours {
+            made = ours;
+            break;
+        }
+    }
+    if let Some(key) = key {
+        let known = table.entry(key).or_insert(Bounds {
+            low: 0,
+            high: i16::MAX,
+        });
+        if made {
+            known.low = known.low.max(need);
+        } else {
+            known.high = known.high.min(need);
+        }
+    }
+    made
 }
 
 /// A hasher for positions: a multiply and a rotation a word (the
@@ -224,41 +450,35 @@ impl Hasher for PositionHasher {
         }
     }
 
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
     fn write_u64(&mut self, n: u64) {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 
     fn write_u128(&mut self, n: u128) {
-        // (The two halves of a tile set.)
+        // (The two halves of a key.)
         self.write_u64(n as u64);
         self.write_u64((n >> 64) as u64);
     }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
 }
 
-/// The setting and position of `hand`, while tricks are played.
-fn read(hand: &TrickHand) -> Option<(Setting, Position)> {
+/// The setting, position and the bidders' side's need of `hand`, while
+/// tricks are played.
+fn read(hand: &TrickHand) -> Option<(Setting, Position, i16)> {
     if hand.stage() != Stage::Playing {
         return None;
     }
     let (bidder, bid) = hand.auction().standing()?;
     let contract = hand.contract()?;
     let rules = hand.rules();
+    let tally = tally_of(bid, contract);
     let setting = Setting {
         suits: Suits::new(contract, rules.follow_me_doubles, rules.nello_doubles),
-        bid,
-        contract,
+        tally,
         bidder,
         players: hand.players(),
         sits_out: hand.sits_out(),
         moon: matches!(rules.bidding, Bidding::Moon),
+        counted: counted(),
     };
     let (leader, played) = hand.trick();
     let mut trick = [None; MAX_SEATS];
@@ -270,9 +490,10 @@ fn read(hand: &TrickHand) -> Option<(Setting, Position)> {
         leader,
         trick,
         len: u8::try_from(played.len()).unwrap_or(0),
-        taken: hand.sides_taken(),
     };
-    Some((setting, position))
+    // (Set already: no amount is enough.)
+    let need = reach(tally, bid, contract, hand.sides_taken()).unwrap_or(i16::MAX);
+    Some((setting, position, need))
 }
 
 /// The seat to play to `position`'s trick.
@@ -291,9 +512,50 @@ fn playable(setting: &Setting, position: &Position, seat: Seat) -> TileSet {
     setting.suits.playable(hand, lead)
 }
 
-/// `position` after `seat` plays `tile`: a full trick goes to its winner,
-/// who leads the next.
-fn play(setting: &Setting, mut position: Position, seat: Seat, tile: Tile) -> Position {
+/// Tricks left from which the moves are ordered: below it, ordering costs
+/// more than the positions it saves.
+const ORDER_FROM: usize = 5;
+
+/// A seat's moves, at most a hand's tiles.
+type Moves = arrayvec::ArrayVec<Tile, { TRICKS as usize }>;
+
+/// `moves` in the order to search them: with [`ORDER_FROM`] tricks left
+/// or more, a lead's trumps first, then the highest of each suit; a
+/// follower's tiles that would take the trick so far for its side first.
+fn ordered(setting: &Setting, position: &Position, seat: Seat, moves: TileSet) -> Moves {
+    let mut tiles: Moves = moves.iter().take(usize::from(TRICKS)).collect();
+    let held: usize = position.hands.iter().map(|hand| hand.len() as usize).sum();
+    if held + usize::from(position.len) < ORDER_FROM * setting.trick_size() {
+        return tiles;
+    }
+    let suits = setting.suits;
+    if position.len == 0 {
+        tiles.sort_by_key(|&tile| {
+            let rank = suits
+                .led_by(tile)
+                .and_then(|suit| suits.rank(tile, suit))
+                .unwrap_or(0);
+            (!suits.is_trump(tile), std::cmp::Reverse(rank))
+        });
+        return tiles;
+    }
+    let ours = setting.bids(seat);
+    let takes = |tile: Tile| {
+        let mut trick: arrayvec::ArrayVec<Tile, MAX_SEATS> = position.played().collect();
+        if trick.try_push(tile).is_err() {
+            return false;
+        }
+        let at = suits.winner(&trick).unwrap_or(0);
+        let winner = (0..at).fold(position.leader, |seat, _| setting.next(seat));
+        setting.bids(winner) == ours
+    };
+    tiles.sort_by_key(|&tile| !takes(tile));
+    tiles
+}
+
+/// `position` after `seat` plays `tile`, and what the bidders' side's
+/// tally gains by it: a full trick goes to its winner, who leads the next.
+fn play(setting: &Setting, mut position: Position, seat: Seat, tile: Tile) -> (Position, i16) {
     if let Some(hand) = position.hands.get_mut(usize::from(seat)) {
         hand.remove(tile);
     }
@@ -302,27 +564,16 @@ fn play(setting: &Setting, mut position: Position, seat: Seat, tile: Tile) -> Po
     }
     position.len += 1;
     if usize::from(position.len) < setting.trick_size() {
-        return position;
+        return (position, 0);
     }
     let played: arrayvec::ArrayVec<Tile, MAX_SEATS> = position.played().collect();
     let at = setting.suits.winner(&played).unwrap_or(0);
     let winner = (0..at).fold(position.leader, |seat, _| setting.next(seat));
-    let points = if setting.moon {
-        1
-    } else {
-        trick::points(&played)
-    };
-    if setting.bids(winner) {
-        position.taken.bidders_tricks += 1;
-        position.taken.bidders_points = position.taken.bidders_points.saturating_add(points);
-    } else {
-        position.taken.others_tricks += 1;
-        position.taken.others_points = position.taken.others_points.saturating_add(points);
-    }
+    let gain = setting.gain(winner, &played);
     position.trick = [None; MAX_SEATS];
     position.len = 0;
     position.leader = winner;
-    position
+    (position, gain)
 }
 
 /// Tricks still to be won in `hand` (the one in progress counted).
@@ -435,6 +686,71 @@ mod tests {
         }
         // Both results are met.
         assert!(made > 0 && made < hands.len(), "{made} of {}", hands.len());
+    }
+
+    /// One solver kept across every hand, its tables never cleared (the
+    /// positions of earlier deals, contracts, bidders and bids all in
+    /// them), answers as a fresh solver does, which brute force checks
+    /// above.
+    #[test]
+    fn kept_tables_agree_with_a_fresh_solver() {
+        let mut kept = TrickSolver::new();
+        let hands = positions(5, 300);
+        for hand in hands.iter().chain(&hands) {
+            let fresh = TrickSolver::new().made(hand);
+            assert_eq!(kept.made(hand), fresh, "{hand:?}");
+            assert_eq!(kept.best(hand), TrickSolver::new().best(hand), "{hand:?}");
+        }
+        assert!(kept.nodes() > 0);
+    }
+
+    /// What the bidders' side counts, and how much more it needs, agree
+    /// with the rules' verdict for every bid and contract and every split
+    /// of what was taken: made where it needs nothing more, set where it
+    /// needs more than is left.
+    #[test]
+    fn the_need_agrees_with_the_verdict() {
+        let bids = (30..=41)
+            .map(Bid::Points)
+            .chain((1..=3).map(Bid::Marks))
+            .chain([Bid::Plunge(4), Bid::Splash(2), Bid::Moon])
+            .chain((4..=7).map(Bid::Tricks));
+        let contracts = [
+            Contract::Trumps(3),
+            Contract::Doubles,
+            Contract::FollowMe,
+            Contract::Nello,
+            Contract::Sevens,
+        ];
+        for bid in bids {
+            for contract in contracts {
+                let tally = tally_of(bid, contract);
+                for bidders_tricks in 0..=TRICKS {
+                    for others_tricks in 0..=TRICKS - bidders_tricks {
+                        for bidders_points in (0..=HAND_POINTS).step_by(3) {
+                            let taken = Taken {
+                                bidders_points,
+                                others_points: HAND_POINTS.saturating_sub(bidders_points) / 2,
+                                bidders_tricks,
+                                others_tricks,
+                            };
+                            let need = reach(tally, bid, contract, taken).unwrap_or(i16::MAX);
+                            let left = i16::from(if tally == Tally::Points {
+                                HAND_POINTS - taken.bidders_points - taken.others_points
+                            } else {
+                                TRICKS - taken.tricks()
+                            });
+                            let at = format!("{bid:?} {contract:?} {taken:?}: needs {need}");
+                            match verdict(bid, contract, taken) {
+                                Some(Verdict::Made) => assert!(need <= 0, "{at}"),
+                                Some(Verdict::Set) => assert!(need > left, "{at}"),
+                                None => assert!(need > 0 && need <= left, "{at}"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Outside the play (the auction, naming, Moon's discard) there is

@@ -282,6 +282,12 @@ impl TileSet {
         }
     }
 
+    /// The mask itself, bit [`Tile::index`] a tile (for compact keys).
+    #[must_use]
+    pub(crate) const fn mask(self) -> u128 {
+        self.0
+    }
+
     /// The tiles' indices ([`Tile::index`], a tile's bit in the set), in
     /// order: a caller that wants indices, not tiles, skips working them
     /// out again.
