@@ -53,7 +53,7 @@ enum Tally {
 }
 
 impl Tally {
-    /// The tallies, in the order [`objective`] tries them.
+    /// The tallies, in the order [`tally_of`] tries them.
     const ALL: [Tally; 3] = [Tally::Points, Tally::Tricks, Tally::Lost];
 
     /// `taken` with `more` of this tally credited to the bidders' side.
@@ -186,9 +186,9 @@ impl Setting {
     /// The most the bidders' side's tally can still gain from `position`:
     /// every trick left, with every count tile left at the points game.
     fn most(&self, position: &Position) -> i16 {
-        let left = position
-            .hands
-            .iter()
+        let left = (0..self.players)
+            .filter(|&seat| Some(seat) != self.sits_out)
+            .filter_map(|seat| position.hands.get(usize::from(seat)))
             .fold(TileSet::EMPTY, |all, &hand| all.or(hand))
             .or(position.played().collect());
         let tiles = i16::try_from(left.len()).unwrap_or(i16::MAX);
@@ -278,10 +278,10 @@ type Table = HashMap<u128, Bounds, BuildHasherDefault<PositionHasher>>;
 /// are kept from one call to the next, within about 3 MB.
 const KEEP: usize = 1 << 16;
 
-/// A solver of trick hands' ends, keeping its transposition tables
-/// between calls on the same deal, one for each contract and bidder asked
-/// about (a position is told apart by every seat's tiles, so positions of
-/// different deals never meet).
+/// A solver of trick hands' ends, keeping its transposition tables from
+/// one call to the next, one for each contract and bidder asked about (a
+/// position is told apart by every seat's tiles, so a position met again
+/// in another deal is worth the same there).
 #[derive(Default, Debug)]
 pub struct TrickSolver {
     /// A table for each setting searched since the last clear (a cleared
