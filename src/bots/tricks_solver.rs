@@ -88,7 +88,7 @@ fn reach(tally: Tally, bid: Bid, contract: Contract, taken: Taken) -> Option<i16
 }
 
 /// What stays fixed while a hand's tricks are solved.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Setting {
     /// The suits of the contract named.
     suits: Suits,
@@ -100,12 +100,13 @@ struct Setting {
     players: Seat,
     /// The seat sitting out (the nello bidder's partner).
     sits_out: Option<Seat>,
-    /// Moon: every trick is worth a point, and the bidder plays alone.
+    /// Moon: the bidder plays alone.
     moon: bool,
-    /// The count tiles by what each counts ([`trick::count`]), for
-    /// [`Setting::most`].
-    counted: Counted,
 }
+
+/// The count tiles by what each counts ([`trick::count`]), for
+/// [`Setting::most`]: worked out once.
+static COUNTED: std::sync::LazyLock<Counted> = std::sync::LazyLock::new(counted);
 
 /// The tiles of the set that count, grouped by what they count.
 fn counted() -> Counted {
@@ -155,6 +156,11 @@ impl Setting {
         }
     }
 
+    /// The seat `places` seats after `leader` in a trick.
+    fn after(&self, leader: Seat, places: usize) -> Seat {
+        (0..places).fold(leader, |seat, _| self.next(seat))
+    }
+
     /// What a table's positions are searched under.
     fn under(&self) -> Under {
         (
@@ -176,7 +182,7 @@ impl Setting {
     fn gain(&self, winner: Seat, played: &[Tile]) -> i16 {
         let bids = self.bids(winner);
         match self.tally {
-            Tally::Points if bids => i16::from(if self.moon { 1 } else { trick::points(played) }),
+            Tally::Points if bids => i16::from(trick::points(played)),
             Tally::Tricks if bids => 1,
             Tally::Lost if !bids => 1,
             _ => 0,
@@ -194,9 +200,8 @@ impl Setting {
         let tiles = i16::try_from(left.len()).unwrap_or(i16::MAX);
         let size = i16::try_from(self.trick_size()).unwrap_or(1).max(1);
         let tricks = (tiles + size - 1) / size;
-        if self.tally == Tally::Points && !self.moon {
-            let count: i16 = self
-                .counted
+        if self.tally == Tally::Points {
+            let count: i16 = COUNTED
                 .iter()
                 .map(|&(count, tiles)| {
                     i16::from(count) * i16::try_from(left.and(tiles).len()).unwrap_or(0)
@@ -478,7 +483,6 @@ fn read(hand: &TrickHand) -> Option<(Setting, Position, i16)> {
         players: hand.players(),
         sits_out: hand.sits_out(),
         moon: matches!(rules.bidding, Bidding::Moon),
-        counted: counted(),
     };
     let (leader, played) = hand.trick();
     let mut trick = [None; MAX_SEATS];
@@ -498,7 +502,7 @@ fn read(hand: &TrickHand) -> Option<(Setting, Position, i16)> {
 
 /// The seat to play to `position`'s trick.
 fn to_act(setting: &Setting, position: &Position) -> Seat {
-    (0..position.len).fold(position.leader, |seat, _| setting.next(seat))
+    setting.after(position.leader, usize::from(position.len))
 }
 
 /// The tiles `seat` may play to `position`'s trick.
@@ -546,8 +550,7 @@ fn ordered(setting: &Setting, position: &Position, seat: Seat, moves: TileSet) -
             return false;
         }
         let at = suits.winner(&trick).unwrap_or(0);
-        let winner = (0..at).fold(position.leader, |seat, _| setting.next(seat));
-        setting.bids(winner) == ours
+        setting.bids(setting.after(position.leader, at)) == ours
     };
     tiles.sort_by_key(|&tile| !takes(tile));
     tiles
@@ -568,7 +571,7 @@ fn play(setting: &Setting, mut position: Position, seat: Seat, tile: Tile) -> (P
     }
     let played: arrayvec::ArrayVec<Tile, MAX_SEATS> = position.played().collect();
     let at = setting.suits.winner(&played).unwrap_or(0);
-    let winner = (0..at).fold(position.leader, |seat, _| setting.next(seat));
+    let winner = setting.after(position.leader, at);
     let gain = setting.gain(winner, &played);
     position.trick = [None; MAX_SEATS];
     position.len = 0;
